@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
+import { CSRF_HEADER } from '#common/constants.ts';
+import { createDiskObjectStorage, MEDIA_PREFIX } from '#server/adapters/storage/disk-object-storage.ts';
+import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
+import type { Config } from '#server/config.ts';
+import type { Database } from '#server/db/client.ts';
+import { accountsRoutes } from '#server/features/accounts/accounts.routes.ts';
+import { createAccountsService } from '#server/features/accounts/accounts.service.ts';
+import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
+import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
+import { settingsRoutes } from '#server/features/settings/settings.routes.ts';
+import { createSettingsService } from '#server/features/settings/settings.service.ts';
+import { createCsrfProtection } from '#server/http/csrf.ts';
+import { handleError, sendError } from '#server/http/errors.ts';
+import { healthRoutes } from '#server/http/health.routes.ts';
+import { contentSecurityPolicy } from '#server/http/security.ts';
+import { resolveSessions } from '#server/http/session.ts';
+import { mountWeb, type WebMode } from '#server/http/web.ts';
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  /** Signs CSRF tokens; SESSION_SECRET or the instance's generated secret. */
+  signingKey: string;
+  storage?: ObjectStorage;
+  /** Shared rate-limit counters across instances. */
+  redis?: Redis | null;
+  /** How pages are served; null for an API-only app (most API tests). */
+  web?: WebMode | null;
+  logger?: FastifyServerOptions['logger'];
+};
+
+/** Builds the whole application from its dependencies: the one place where features are wired. */
+export async function buildApp(deps: AppDeps) {
+  const { config, database } = deps;
+  const { db } = database;
+  const secureCookies = config.publicUrl.startsWith('https://');
+
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+
+  const storage = deps.storage ?? createDiskObjectStorage(config.uploadsDir);
+  const settings = createSettingsService({ db });
+  await settings.load();
+  const accounts = createAccountsService({ db });
+  const catalog = createCatalogService({ db });
+  const csrf = createCsrfProtection({ signingKey: deps.signingKey, secureCookies });
+
+  // Server rendering calls the API in-process; those calls carry this per-process key so the
+  // rate limiter counts the page request, not each call made to render it.
+  const internalKey = randomBytes(16).toString('hex');
+
+  await app.register(fastifyCookie);
+  app.addHook('onRequest', async (request) => {
+    // Helmet reads the nonce from the raw request when it writes the CSP header.
+    const nonce = randomBytes(16).toString('base64');
+    request.cspNonce = nonce;
+    (request.raw as typeof request.raw & { cspNonce?: string }).cspNonce = nonce;
+  });
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { directives: contentSecurityPolicy({ development: deps.web === 'development' }) },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: secureCookies,
+  });
+  await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+  await app.register(fastifyRateLimit, {
+    global: true,
+    timeWindow: '1 minute',
+    max: () => settings.current()?.generalRateLimit ?? 100,
+    redis: deps.redis ?? undefined,
+    nameSpace: 'sw-rate-',
+    allowList: (request) =>
+      request.headers['x-internal-key'] === internalKey ||
+      request.url.startsWith('/assets/') ||
+      request.url.startsWith(MEDIA_PREFIX) ||
+      request.url === '/healthz' ||
+      request.url === '/readyz',
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      code: 'rate_limited',
+      message: `Too many requests: try again in ${context.after}`,
+    }),
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Stillwater API', version: '1.0.0' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(healthRoutes, { db });
+  await app.register(fastifyStatic, {
+    root: storage.name === 'disk' && 'root' in storage ? String(storage.root) : config.uploadsDir,
+    prefix: MEDIA_PREFIX,
+    decorateReply: false,
+    index: false,
+    // Stored keys carry a content hash, so a key's bytes never change.
+    immutable: true,
+    maxAge: '365d',
+  });
+
+  await app.register(async (api) => {
+    csrf.protect(api);
+    resolveSessions(api, accounts);
+    await api.register(accountsRoutes, { csrf, accounts });
+    await api.register(settingsRoutes, { settings });
+    await api.register(catalogRoutes, { catalog });
+    api.all('/api/*', async (_request, reply) => sendError(reply, 404, { error: 'Not found', code: 'not_found' }));
+  });
+
+  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, { error: 'Not found', code: 'not_found' }));
+
+  if (deps.web) {
+    await mountWeb(app, {
+      mode: deps.web,
+      async internalFetch({ method, url, cookie, body }) {
+        const response = await app.inject({
+          method: method as 'GET',
+          url,
+          headers: { 'x-internal-key': internalKey, ...(cookie ? { cookie } : {}) },
+          ...(body === undefined ? {} : { payload: body as object }),
+        });
+        let parsed: unknown = null;
+        try {
+          parsed = response.body ? JSON.parse(response.body) : null;
+        } catch {
+          parsed = response.body;
+        }
+        return { status: response.statusCode, statusText: response.statusMessage, body: parsed };
+      },
+    });
+  }
+
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;
+export { CSRF_HEADER };

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Every variable is optional: unset, the shop runs on its
+ * embedded defaults (PGlite under DATA_DIR, in-process rate limits, generated secrets).
+ */
+const Env = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Where the embedded database, uploads and generated secrets live.
+  DATA_DIR: z.string().min(1).default('./data'),
+  // A PostgreSQL URL switches from the embedded PGlite to a real server.
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+  // Shared rate-limit counters when several instances run behind a load balancer.
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  // The address shoppers use; links in emails and canonical URLs are built from it.
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  // Signs CSRF tokens and encrypts stored secrets. Unset: generated once and kept in the database.
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // The owner account, created on first start (a password is generated when unset).
+  OWNER_EMAIL: z.email('must be an email address').optional(),
+  OWNER_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  // Set to true behind a reverse proxy or load balancer, so client addresses come from X-Forwarded-For.
+  TRUST_PROXY: z.enum(['true', 'false']).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  // Seed the demo catalogue into an empty database (default on, except in production).
+  SEED_DEMO_DATA: z.enum(['true', 'false']).optional(),
+});
+
+export type Env = z.infer<typeof Env>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const port = e.PORT;
+  return {
+    env: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    host: e.HOST,
+    port,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    dataDir,
+    database: e.DATABASE_URL
+      ? ({ kind: 'postgres', url: e.DATABASE_URL } as const)
+      : ({ kind: 'pglite', dir: path.join(dataDir, 'db') } as const),
+    trustProxy: e.TRUST_PROXY === 'true',
+    redisUrl: e.REDIS_URL ?? null,
+    sessionSecret: e.SESSION_SECRET ?? null,
+    owner: { email: e.OWNER_EMAIL ?? null, password: e.OWNER_PASSWORD ?? null },
+    uploadsDir: path.join(dataDir, 'uploads'),
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    seedDemoData: e.SEED_DEMO_DATA ? e.SEED_DEMO_DATA === 'true' : e.NODE_ENV !== 'production',
+  };
+}
+
+export type Config = ReturnType<typeof loadConfig>;

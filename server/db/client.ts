@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+/** The database handle every service receives: the same type for PGlite and PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+export type DatabaseConfig = { kind: 'pglite'; dir: string | null } | { kind: 'postgres'; url: string };
+
+export type Database = {
+  db: Db;
+  kind: DatabaseConfig['kind'];
+  /** The embedded engine, when the database is PGlite (job queue and tests use it directly). */
+  pglite: PGlite | null;
+  /** The connection pool, when the database is PostgreSQL. */
+  pool: pg.Pool | null;
+  close(): Promise<void>;
+};
+
+const drizzleOptions = { schema, casing: 'snake_case' } as const;
+
+/** Opens the database: PGlite in a folder (or in memory when dir is null), or a PostgreSQL pool. */
+export async function openDatabase(config: DatabaseConfig, options: { loadDataDir?: Blob } = {}): Promise<Database> {
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.url, max: 10, idleTimeoutMillis: 30_000 });
+    // A dropped idle connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const db = drizzleNodePg({ client: pool, ...drizzleOptions });
+    return { db, kind: 'postgres', pglite: null, pool, close: () => pool.end() };
+  }
+  if (config.dir) mkdirSync(config.dir, { recursive: true });
+  const client = await PGlite.create({
+    ...(config.dir ? { dataDir: config.dir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    extensions: { pg_trgm },
+  });
+  return wrapPglite(client);
+}
+
+export function wrapPglite(client: PGlite): Database {
+  const db = drizzlePglite({ client, ...drizzleOptions });
+  return { db, kind: 'pglite', pglite: client, pool: null, close: () => client.close() };
+}

@@ -1,0 +1,165 @@
+import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { Category, Pagination, Product, ProductList } from '#common/contracts/catalog.ts';
+import type { Db } from '#server/db/client.ts';
+import { notFound } from '#server/http/errors.ts';
+import { categories, productCategories, productImages, products, skuVariants } from './catalog.tables.ts';
+
+type ProductRow = typeof products.$inferSelect;
+type PageRequest = { page: number; limit: number };
+
+/** The text that search matches: title, tags and categories weigh in before the description. */
+export function composeSearchText(p: { title: string; tags: string[]; categories: string[]; description: string }) {
+  return [p.title, p.tags.join(' '), p.categories.join(' '), p.description].join('\n').toLowerCase();
+}
+
+export function createCatalogService({ db }: { db: Db }) {
+  const isActive = eq(products.status, 'active');
+
+  /** Loads images, variants and category names of the given rows, keeping their order. */
+  async function hydrate(rows: ProductRow[]): Promise<Product[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.id);
+    const [images, variants, names] = await Promise.all([
+      db
+        .select({ productId: productImages.productId, url: productImages.url })
+        .from(productImages)
+        .where(inArray(productImages.productId, ids))
+        .orderBy(asc(productImages.position)),
+      db.select().from(skuVariants).where(inArray(skuVariants.productId, ids)).orderBy(asc(skuVariants.position)),
+      db
+        .select({ productId: productCategories.productId, name: categories.name })
+        .from(productCategories)
+        .innerJoin(categories, eq(categories.id, productCategories.categoryId))
+        .where(inArray(productCategories.productId, ids))
+        .orderBy(asc(productCategories.position)),
+    ]);
+    const byProduct = <T extends { productId: string }>(list: T[]) => {
+      const map = new Map<string, T[]>();
+      for (const item of list) map.set(item.productId, [...(map.get(item.productId) ?? []), item]);
+      return map;
+    };
+    const imagesOf = byProduct(images);
+    const variantsOf = byProduct(variants);
+    const categoriesOf = byProduct(names);
+    return rows.map((row) => ({
+      id: row.id,
+      slug: row.slug,
+      title: row.title,
+      description: row.description,
+      price: row.price,
+      salePrice: row.salePrice,
+      images: (imagesOf.get(row.id) ?? []).map((image) => image.url),
+      features: row.features,
+      specifications: row.specifications,
+      tags: row.tags,
+      categories: (categoriesOf.get(row.id) ?? []).map((c) => c.name),
+      variantLabel: row.variantLabel,
+      skuVariants: (variantsOf.get(row.id) ?? []).map((v) => ({
+        skuId: v.skuId,
+        skuAttr: v.skuAttr,
+        name: v.name,
+        label: v.label,
+        price: v.price,
+        salePrice: v.salePrice,
+        stock: v.stock,
+        image: v.image,
+        images: v.images,
+        isActive: v.isActive,
+      })),
+      skuImagePosition: row.skuImagePosition,
+      stock: row.stock,
+      status: row.status,
+      aliId: row.aliId,
+      createdAt: row.createdAt.toISOString(),
+    }));
+  }
+
+  async function page(where: SQL | undefined, { page, limit }: PageRequest, orderBy: SQL[]): Promise<ProductList> {
+    const [rows, [totalRow]] = await Promise.all([
+      db
+        .select()
+        .from(products)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset((page - 1) * limit),
+      db.select({ total: count() }).from(products).where(where),
+    ]);
+    const total = totalRow?.total ?? 0;
+    const pagination: Pagination = { page, pages: Math.max(1, Math.ceil(total / limit)), total, limit };
+    return { products: await hydrate(rows), pagination };
+  }
+
+  /** Active products, newest first; optionally of one category given by slug or name. */
+  async function listProducts(request: PageRequest & { category?: string | undefined }): Promise<ProductList> {
+    let where: SQL | undefined = isActive;
+    if (request.category) {
+      const wanted = request.category.toLowerCase();
+      const inCategory = db
+        .select({ productId: productCategories.productId })
+        .from(productCategories)
+        .innerJoin(categories, eq(categories.id, productCategories.categoryId))
+        .where(or(eq(categories.slug, wanted), sql`lower(${categories.name}) = ${wanted}`));
+      where = and(isActive, inArray(products.id, inCategory));
+    }
+    return page(where, request, [sql`${products.createdAt} desc`, asc(products.id)]);
+  }
+
+  /**
+   * Typo-tolerant search: every word of the term must be close (trigram word similarity) to a
+   * word of the product's search text or match it in full-text search; ranked by closeness.
+   */
+  async function searchProducts(term: string, request: PageRequest): Promise<ProductList> {
+    const words = term
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length > 0)
+      .slice(0, 8);
+    if (words.length === 0)
+      return { products: [], pagination: { page: request.page, pages: 1, total: 0, limit: request.limit } };
+    const query = words.join(' ');
+    const fullText = sql`to_tsvector('english', ${products.searchText}) @@ plainto_tsquery('english', ${query})`;
+    const wordMatches = words.map(
+      (word) =>
+        sql`(${word} <% ${products.searchText} OR to_tsvector('english', ${products.searchText}) @@ plainto_tsquery('english', ${word}))`,
+    );
+    const where = and(isActive, or(fullText, and(...wordMatches)));
+    const relevance = sql`(${sql.join(
+      words.map((word) => sql`word_similarity(${word}, ${products.searchText})`),
+      sql` + `,
+    )}) + similarity(${query}, lower(${products.title})) * 2 + ts_rank(to_tsvector('english', ${products.searchText}), plainto_tsquery('english', ${query}))`;
+    return page(where, request, [sql`${relevance} desc`, asc(products.title)]);
+  }
+
+  /** An active product by slug or id; 'Product not found' otherwise. */
+  async function getProduct(slugOrId: string): Promise<Product> {
+    const [row] = await db
+      .select()
+      .from(products)
+      .where(and(isActive, or(eq(products.slug, slugOrId), eq(products.id, slugOrId))))
+      .limit(1);
+    if (!row) throw notFound('Product not found');
+    const [product] = await hydrate([row]);
+    return product as Product;
+  }
+
+  /** The navigation's categories in their order, with how many active products each has. */
+  async function listCategories(): Promise<Category[]> {
+    const rows = await db
+      .select({
+        name: categories.name,
+        slug: categories.slug,
+        productCount: sql<number>`count(${products.id})::int`,
+      })
+      .from(categories)
+      .leftJoin(productCategories, eq(productCategories.categoryId, categories.id))
+      .leftJoin(products, and(eq(products.id, productCategories.productId), isActive))
+      .groupBy(categories.id)
+      .orderBy(asc(categories.position), asc(categories.name));
+    return rows;
+  }
+
+  return { listProducts, searchProducts, getProduct, listCategories };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -1,0 +1,135 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { productStatuses } from '#common/contracts/catalog.ts';
+import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: idColumn(),
+    name: text().notNull(),
+    slug: text().notNull(),
+    /** Order in the navigation bar. */
+    position: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('categories_slug_key').on(t.slug), uniqueIndex('categories_name_key').on(sql`lower(${t.name})`)],
+);
+
+export type ProductCoupon = { code: string; value: string };
+
+export const products = pgTable(
+  'products',
+  {
+    id: idColumn(),
+    slug: text().notNull(),
+    title: text().notNull(),
+    description: text().notNull().default(''),
+    /** Integer cents. */
+    price: integer().notNull(),
+    /** Integer cents; null when the product is not on sale. */
+    salePrice: integer(),
+    features: jsonb().$type<string[]>().notNull().default([]),
+    specifications: jsonb().$type<Record<string, string>>().notNull().default({}),
+    tags: jsonb().$type<string[]>().notNull().default([]),
+    status: text({ enum: productStatuses }).notNull().default('active'),
+    /** Units available across the product's active variants (kept in step by the catalogue service). */
+    stock: integer().notNull().default(0),
+    /** Marketplace (AliExpress) product id. */
+    aliId: text(),
+    /** What the marketplace charges us per unit, integer cents. */
+    aliExpressPrice: integer(),
+    variantLabel: text().notNull().default('Style'),
+    /** Where SKU images sit among the product images; null: after them. */
+    skuImagePosition: integer(),
+    discountCodes: jsonb().$type<ProductCoupon[]>().notNull().default([]),
+    /** Units sold, counted when an order is paid. */
+    sales: integer().notNull().default(0),
+    /** Title, tags, categories and description in one text, for typo-tolerant and full-text search. */
+    searchText: text().notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('products_slug_key').on(t.slug),
+    index('products_status_created_idx').on(t.status, t.createdAt),
+    index('products_status_title_idx').on(t.status, t.title),
+    index('products_ali_id_idx').on(t.aliId),
+    index('products_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    index('products_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('products_search_fts_idx').using('gin', sql`to_tsvector('english', ${t.searchText})`),
+    check('products_price_check', sql`${t.price} >= 0`),
+    check('products_sale_price_check', sql`${t.salePrice} IS NULL OR ${t.salePrice} >= 0`),
+  ],
+);
+
+export const productCategories = pgTable(
+  'product_categories',
+  {
+    productId: text()
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    categoryId: text()
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+    /** Order of the category on the product (the first is the main one). */
+    position: integer().notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.categoryId] }),
+    index('product_categories_category_idx').on(t.categoryId),
+  ],
+);
+
+export const imageSources = ['seed', 'uploaded', 'aliexpress'] as const;
+
+export const productImages = pgTable(
+  'product_images',
+  {
+    id: idColumn(),
+    productId: text()
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    /** Public URL of the largest rendition (renditions are derived from it, see common/images.ts). */
+    url: text().notNull(),
+    /** Key in object storage; null for images hosted elsewhere. */
+    storageKey: text(),
+    alt: text().notNull().default(''),
+    width: integer(),
+    height: integer(),
+    position: integer().notNull().default(0),
+    source: text({ enum: imageSources }).notNull().default('uploaded'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('product_images_product_idx').on(t.productId, t.position)],
+);
+
+export const skuVariants = pgTable(
+  'sku_variants',
+  {
+    id: idColumn(),
+    productId: text()
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    skuId: text().notNull(),
+    skuAttr: text().notNull(),
+    name: text().notNull(),
+    label: text().notNull().default(''),
+    /** Integer cents. */
+    price: integer().notNull(),
+    salePrice: integer(),
+    stock: integer().notNull().default(0),
+    image: text(),
+    images: jsonb().$type<string[]>().notNull().default([]),
+    isActive: boolean().notNull().default(true),
+    position: integer().notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('sku_variants_product_attr_key').on(t.productId, t.skuAttr),
+    index('sku_variants_product_idx').on(t.productId, t.position),
+    index('sku_variants_sku_idx').on(t.skuId),
+    check('sku_variants_price_check', sql`${t.price} >= 0`),
+  ],
+);

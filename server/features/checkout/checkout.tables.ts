@@ -1,0 +1,50 @@
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { PaymentBreakdown } from '#common/contracts/checkout.ts';
+import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
+import { orders } from '#server/features/orders/orders.tables.ts';
+
+export const paymentStatuses = [
+  'requires_payment_method',
+  'authorized',
+  'succeeded',
+  'canceled',
+  'failed',
+  'refunded',
+] as const;
+
+/** The cart as the server priced it when the payment was created or last synced. */
+export type PricedCart = {
+  items: { productId: string; skuId: string | null; quantity: number; unitPrice: number }[];
+  discountCodes: string[];
+  email: string;
+  newsletter: boolean;
+  shipping: unknown;
+  billing: unknown;
+};
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: idColumn(),
+    /** 'local' (the built-in test processor) or 'stripe'. */
+    provider: text().notNull(),
+    /** The provider's payment id (a Stripe PaymentIntent id); orders are created once per payment. */
+    providerPaymentId: text().notNull(),
+    status: text({ enum: paymentStatuses }).notNull().default('requires_payment_method'),
+    /** Integer cents. */
+    amount: integer().notNull(),
+    currency: text().notNull().default('USD'),
+    breakdown: jsonb().$type<PaymentBreakdown>().notNull(),
+    cart: jsonb().$type<PricedCart>().notNull(),
+    orderId: text().references(() => orders.id, { onDelete: 'set null' }),
+    failureCode: text(),
+    failureMessage: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_provider_payment_key').on(t.provider, t.providerPaymentId),
+    uniqueIndex('payments_order_key').on(t.orderId),
+    index('payments_created_idx').on(t.createdAt),
+  ],
+);

@@ -1,0 +1,44 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { discountTypes, saleTypes } from '#common/contracts/marketing.ts';
+import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
+
+/**
+ * A sale lowers prices on its scope between its dates. With a coupon code it applies only when
+ * the shopper enters the code; without one it applies by itself. A flash sale is shown with a
+ * countdown on the product page.
+ */
+export const sales = pgTable(
+  'sales',
+  {
+    id: idColumn(),
+    name: text().notNull(),
+    description: text().notNull().default(''),
+    type: text({ enum: saleTypes }).notNull(),
+    /** The category, product or SKU the sale applies to; null for a global sale. */
+    targetId: text(),
+    discountType: text({ enum: discountTypes }).notNull(),
+    /** A percentage (0-100) for 'percentage'; integer cents for 'fixed_amount' and 'fixed_price'. */
+    discountValue: integer().notNull(),
+    /** Upper-case coupon code; null when the sale applies without a code. */
+    couponCode: text(),
+    isFlashSale: boolean().notNull().default(false),
+    startDate: timestamp({ withTimezone: true }).notNull(),
+    endDate: timestamp({ withTimezone: true }).notNull(),
+    usageCount: integer().notNull().default(0),
+    /** Null: unlimited. */
+    usageLimit: integer(),
+    /** Integer cents. */
+    minimumPurchase: integer().notNull().default(0),
+    active: boolean().notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('sales_coupon_code_key').on(t.couponCode).where(sql`${t.couponCode} IS NOT NULL`),
+    index('sales_active_dates_idx').on(t.active, t.startDate, t.endDate),
+    index('sales_target_idx').on(t.type, t.targetId),
+    check('sales_dates_check', sql`${t.endDate} > ${t.startDate}`),
+    check('sales_discount_value_check', sql`${t.discountValue} >= 0`),
+  ],
+);

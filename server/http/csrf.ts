@@ -1,0 +1,62 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CSRF_HEADER } from '#common/constants.ts';
+import { sendError } from './errors.ts';
+
+const COOKIE = 'sw_csrf';
+/** Seconds a token stays valid; the storefront fetches a fresh one before each write anyway. */
+export const CSRF_TOKEN_TTL = 2 * 60 * 60;
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false for inbound provider webhooks, which are verified by their signature instead. */
+    csrf?: boolean;
+  }
+}
+
+/**
+ * Signed double-submit tokens (OWASP): a random secret in an httpOnly cookie, and a token
+ * that is an HMAC of that secret with an expiry. Stateless, so any instance can check it.
+ */
+export function createCsrfProtection({ signingKey, secureCookies }: { signingKey: string; secureCookies: boolean }) {
+  function sign(secret: string, expires: number): string {
+    return createHmac('sha256', signingKey).update(`csrf.${secret}.${expires}`).digest('base64url');
+  }
+
+  function issueToken(request: FastifyRequest, reply: FastifyReply) {
+    let secret = request.cookies[COOKIE];
+    if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) {
+      secret = randomBytes(32).toString('base64url');
+      reply.setCookie(COOKIE, secret, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies });
+    }
+    const expires = Math.floor(Date.now() / 1000) + CSRF_TOKEN_TTL;
+    return { token: `${expires}.${sign(secret, expires)}`, expiresIn: CSRF_TOKEN_TTL };
+  }
+
+  function isValid(request: FastifyRequest): boolean {
+    const header = request.headers[CSRF_HEADER];
+    const secret = request.cookies[COOKIE];
+    if (typeof header !== 'string' || !secret) return false;
+    const [expiresText, signature] = header.split('.');
+    const expires = Number(expiresText);
+    if (!signature || !Number.isInteger(expires) || expires < Date.now() / 1000) return false;
+    const expected = Buffer.from(sign(secret, expires));
+    const given = Buffer.from(signature);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /** Adds the check to every state-changing request of the given scope. */
+  function protect(app: FastifyInstance) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (!UNSAFE_METHODS.has(request.method) || request.routeOptions.config.csrf === false) return;
+      if (isValid(request)) return;
+      const message = request.headers[CSRF_HEADER]
+        ? 'Invalid or expired CSRF token: fetch a new one from /api/auth/csrf-token'
+        : 'Missing CSRF token: send the X-CSRF-Token header from /api/auth/csrf-token';
+      return sendError(reply, 403, { error: message, code: 'csrf_invalid' });
+    });
+  }
+
+  return { issueToken, protect };
+}

@@ -1,0 +1,86 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ApiError } from '#common/contracts/errors.ts';
+
+/** An expected failure with the status and message the client should see. */
+export class AppError extends Error {
+  readonly statusCode: number;
+  readonly code: string;
+  readonly field: string | undefined;
+  constructor(statusCode: number, code: string, message: string, field?: string) {
+    super(message);
+    this.statusCode = statusCode;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+export const invalid = (field: string, message: string) => new AppError(400, 'invalid_input', message, field);
+export const unauthorized = (message = 'Authentication required') => new AppError(401, 'unauthorized', message);
+export const forbidden = (message: string, code = 'forbidden') => new AppError(403, code, message);
+export const notFound = (message: string) => new AppError(404, 'not_found', message);
+export const conflict = (code: string, message: string) => new AppError(409, code, message);
+
+type ValidationContext = 'body' | 'querystring' | 'params' | 'headers';
+const contextNames: Record<ValidationContext, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+/** Maps every error to the one JSON format; only real faults become a 500, and their details stay in the log. */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    return sendError(reply, error.statusCode, {
+      error: error.message,
+      code: error.code,
+      ...(error.field ? { field: error.field } : {}),
+    });
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const where = contextNames[(error.validationContext ?? 'body') as ValidationContext] ?? 'body';
+    const issues = error.validation.map((issue) => {
+      const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      return { field: path || where, message: issue.message ?? 'is invalid' };
+    });
+    const first = issues[0] ?? { field: where, message: 'is invalid' };
+    return sendError(reply, 400, {
+      error: `Invalid ${where} field '${first.field}': ${first.message}`,
+      code: 'invalid_input',
+      field: first.field,
+      issues,
+    });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return sendError(reply, status, { error: clientMessage(error, status), code: clientCode(error, status) });
+  }
+  request.log.error({ err: error }, 'request failed');
+  return sendError(reply, 500, { error: 'Internal server error', code: 'internal' });
+}
+
+export function sendError(reply: FastifyReply, status: number, body: ApiError) {
+  return reply.status(status).type('application/json; charset=utf-8').send(body);
+}
+
+function clientMessage(error: FastifyError, status: number): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is not valid JSON';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large';
+  }
+  if (status === 429) return error.message || 'Too many requests';
+  return error.message || 'Bad request';
+}
+
+function clientCode(error: FastifyError, status: number): string {
+  if (status === 429) return 'rate_limited';
+  if (error.code?.startsWith('FST_ERR_CTP_')) return 'invalid_body';
+  if (status === 404) return 'not_found';
+  return 'bad_request';
+}

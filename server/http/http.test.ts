@@ -1,0 +1,202 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, test } from 'vitest';
+import { createAccountsService } from '#server/features/accounts/accounts.service.ts';
+import { users } from '#server/features/accounts/accounts.tables.ts';
+import { settings } from '#server/features/settings/settings.tables.ts';
+import { buildTestApp, csrfHeaders } from '#server/testing/test-app.ts';
+import { createTestDatabase } from '#server/testing/test-database.ts';
+
+const { app, database } = await buildTestApp();
+
+describe('CSRF protection', () => {
+  test('the token endpoint answers a token, its lifetime and a cookie', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/auth/csrf-token' });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toEqual({ token: expect.stringMatching(/^\d+\.[\w-]+$/), expiresIn: 7200 });
+    const cookie = response.cookies.find((c) => c.name === 'sw_csrf');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  test.each(['POST', 'PUT', 'PATCH', 'DELETE'] as const)('%s without a token is refused with 403', async (method) => {
+    const response = await app.inject({ method, url: '/api/auth/logout' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({
+      error: 'Missing CSRF token: send the X-CSRF-Token header from /api/auth/csrf-token',
+      code: 'csrf_invalid',
+    });
+  });
+
+  test('a wrong, tampered or expired token is refused', async () => {
+    const { cookie, 'x-csrf-token': token } = await csrfHeaders(app);
+    const [expires, signature] = token.split('.');
+    const bad = [
+      'nonsense',
+      `${expires}.${signature?.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`,
+      `${Number(expires) + 10}.${signature}`,
+      `${Math.floor(Date.now() / 1000) - 10}.${signature}`,
+    ];
+    for (const candidate of bad) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { cookie, 'x-csrf-token': candidate },
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error).toMatch(/^Invalid or expired CSRF token/);
+    }
+  });
+
+  test('a token only works with the cookie it was issued with', async () => {
+    const first = await csrfHeaders(app);
+    const second = await csrfHeaders(app);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: second.cookie, 'x-csrf-token': first['x-csrf-token'] },
+    });
+    expect(response.statusCode).toBe(403);
+  });
+
+  test('a valid token lets the request through', async () => {
+    const response = await app.inject({ method: 'POST', url: '/api/auth/logout', headers: await csrfHeaders(app) });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+  });
+
+  test('reads need no token', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/categories' })).statusCode).toBe(200);
+  });
+});
+
+describe('error format', () => {
+  test('a malformed JSON body gets 400, not 500', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { ...(await csrfHeaders(app)), 'content-type': 'application/json' },
+      payload: '{"broken": ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'The request body is not valid JSON', code: 'invalid_body' });
+  });
+
+  test('a bad query parameter gets 400 naming the field', async () => {
+    for (const [query, field] of [
+      ['page=0', 'page'],
+      ['page=abc', 'page'],
+      ['limit=101', 'limit'],
+      ['limit=-1', 'limit'],
+    ] as const) {
+      const response = await app.inject({ method: 'GET', url: `/api/products?${query}` });
+      expect(response.statusCode, query).toBe(400);
+      const body = response.json();
+      expect(body.code).toBe('invalid_input');
+      expect(body.field).toBe(field);
+      expect(body.error).toContain(`'${field}'`);
+    }
+  });
+
+  test('an unknown API path gets a JSON 404', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/no-such-thing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'Not found', code: 'not_found' });
+  });
+
+  test('an unknown product gets 404 with the spec message', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/products/no-such-product' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'Product not found', code: 'not_found' });
+  });
+});
+
+describe('health', () => {
+  test('liveness and readiness', async () => {
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready' });
+  });
+
+  test('readiness fails with 503 when the database is gone', async () => {
+    const { app: other, database: otherDatabase } = await buildTestApp();
+    await otherDatabase.close();
+    const response = await other.inject({ method: 'GET', url: '/readyz' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ error: 'Database not reachable', code: 'not_ready' });
+    // Closing twice must be harmless for the file's cleanup.
+    otherDatabase.close = async () => {};
+  });
+});
+
+describe('who is signed in', () => {
+  test('a visitor is not authenticated', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/auth/me' });
+    expect(response.json()).toEqual({ authenticated: false });
+  });
+
+  test('a session cookie identifies its user, and signing out ends the session', async () => {
+    const accounts = createAccountsService({ db: database.db });
+    const [user] = await database.db.select({ id: users.id }).from(users).where(eq(users.role, 'user')).limit(1);
+    const token = await accounts.createSession(user?.id as string);
+    const cookie = `sw_session=${token}`;
+    const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    expect(me.json()).toMatchObject({ authenticated: true, user: { id: user?.id, isAdmin: false, role: 'user' } });
+
+    const csrf = await csrfHeaders(app);
+    const out = await app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { 'x-csrf-token': csrf['x-csrf-token'], cookie: `${csrf.cookie}; ${cookie}` },
+    });
+    expect(out.statusCode).toBe(200);
+    const after = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    expect(after.json()).toEqual({ authenticated: false });
+  });
+
+  test('a made-up session cookie is a visitor', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: 'sw_session=forged' } });
+    expect(response.json()).toEqual({ authenticated: false });
+  });
+});
+
+describe('headers', () => {
+  test('security headers are set on every response', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/categories' });
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  test('JSON responses are compressed when the client accepts it', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/products?limit=24',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+  });
+});
+
+describe('rate limit', () => {
+  test('past the general limit a client gets 429 with Retry-After', async () => {
+    const limited = await createTestDatabase();
+    await limited.db.insert(settings).values({ key: 'generalRateLimit', value: 3 });
+    const { app: strict } = await buildTestApp({ database: limited });
+    for (let i = 0; i < 3; i++) {
+      expect((await strict.inject({ method: 'GET', url: '/api/categories' })).statusCode).toBe(200);
+    }
+    const response = await strict.inject({ method: 'GET', url: '/api/categories' });
+    expect(response.statusCode).toBe(429);
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    expect(response.json()).toEqual({
+      error: expect.stringMatching(/^Too many requests: try again in/),
+      code: 'rate_limited',
+    });
+    // Health checks stay reachable for the load balancer.
+    expect((await strict.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+});

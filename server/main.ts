@@ -1,0 +1,88 @@
+/**
+ * The process: read the configuration, open and migrate the database, seed an empty shop,
+ * make sure the owner exists, then serve until SIGTERM or SIGINT.
+ */
+import { Redis } from 'ioredis';
+import { createDiskObjectStorage } from './adapters/storage/disk-object-storage.ts';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { migrateDatabase } from './db/migrate.ts';
+import { seedDemoContent } from './db/seed.ts';
+import { createAccountsService } from './features/accounts/accounts.service.ts';
+import { getInstanceSecret } from './features/settings/instance-secrets.ts';
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = await openDatabase(config.database);
+  await migrateDatabase(database);
+  const storage = createDiskObjectStorage(config.uploadsDir);
+  if (config.seedDemoData) await seedDemoContent({ db: database.db, storage });
+  const signingKey = config.sessionSecret ?? (await getInstanceSecret(database.db, 'signing-key'));
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false })
+    : null;
+
+  const app = await buildApp({
+    config,
+    database,
+    signingKey,
+    storage,
+    redis,
+    web: config.env === 'production' ? 'production' : 'development',
+  });
+
+  const owner = await createAccountsService({ db: database.db }).ensureOwner(config.owner);
+  if (owner) {
+    // Printed once, when the owner account is created.
+    const lines = [
+      '',
+      '  The shop owner account was created. Sign in at /login with:',
+      `    email:    ${owner.email}`,
+      owner.generated ? `    password: ${owner.password}` : '    password: the OWNER_PASSWORD you configured',
+      owner.generated ? '  Keep this password: it is not shown again (reset it with `npm run owner`).' : '',
+      '',
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      redis?.disconnect();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(`Stillwater is serving on ${config.publicUrl} (database: ${database.kind})`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Stillwater failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

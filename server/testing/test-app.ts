@@ -1,0 +1,51 @@
+import { afterAll } from 'vitest';
+import { createDiskObjectStorage } from '#server/adapters/storage/disk-object-storage.ts';
+import { buildApp } from '#server/app.ts';
+import { loadConfig } from '#server/config.ts';
+import type { Database } from '#server/db/client.ts';
+import type { WebMode } from '#server/http/web.ts';
+import { createTestDatabase } from './test-database.ts';
+import { testMediaDir } from './test-environment.ts';
+
+export const testSigningKey = 'test-signing-key-0123456789abcdefghijklmnop';
+
+/**
+ * The whole application on a copy of the demo shop, for tests through app.inject. Closed after
+ * the test file. `web: 'production'` also serves the built pages (run `npm run build` first).
+ */
+export async function buildTestApp({
+  web = null,
+  database,
+  env = {},
+}: {
+  web?: WebMode | null;
+  database?: Database;
+  env?: Record<string, string>;
+} = {}) {
+  const db = database ?? (await createTestDatabase());
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/stillwater-test-data', ...env });
+  const app = await buildApp({
+    config,
+    database: db,
+    signingKey: testSigningKey,
+    storage: createDiskObjectStorage(testMediaDir),
+    web,
+    logger: false,
+  });
+  await app.ready();
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+  });
+  return { app, database: db, config };
+}
+
+export type TestApp = Awaited<ReturnType<typeof buildTestApp>>['app'];
+
+/** A CSRF token and its cookie, as a browser would hold them after GET /api/auth/csrf-token. */
+export async function csrfHeaders(app: TestApp) {
+  const response = await app.inject({ method: 'GET', url: '/api/auth/csrf-token' });
+  const cookie = response.cookies.find((c) => c.name === 'sw_csrf');
+  if (!cookie) throw new Error('no CSRF cookie was set');
+  return { 'x-csrf-token': response.json().token as string, cookie: `sw_csrf=${cookie.value}` };
+}

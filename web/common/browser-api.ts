@@ -1,0 +1,41 @@
+import { getCsrfToken } from '#common/contracts/accounts.ts';
+import { createApiClient, type Transport } from './api-client.ts';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A fresh CSRF token before each state-changing call (spec section 7); without one the call goes anyway. */
+async function fetchCsrfToken(): Promise<string | null> {
+  try {
+    const response = await fetch(getCsrfToken.path, { credentials: 'include', cache: 'no-store' });
+    if (!response.ok) return null;
+    return getCsrfToken.response.parse(await response.json()).token;
+  } catch {
+    return null;
+  }
+}
+
+const fetchTransport: Transport = async ({ method, url, body }) => {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (UNSAFE.has(method)) {
+    const token = await fetchCsrfToken();
+    if (token) headers['x-csrf-token'] = token;
+  }
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(url, {
+    method,
+    headers,
+    credentials: 'include',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, statusText: response.statusText, body: parsed };
+};
+
+/** The API client of the browser. */
+export const api = createApiClient(fetchTransport);

@@ -1,0 +1,113 @@
+import { useEffect } from 'react';
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  useLocation,
+  useRouteError,
+  useRouteLoaderData,
+} from 'react-router';
+import { getMe } from '#common/contracts/accounts.ts';
+import { listCategories } from '#common/contracts/catalog.ts';
+import { defaultSettings, getPublicSettings, PublicSettings } from '#common/contracts/settings.ts';
+import type { Route } from './+types/root.ts';
+import appCss from './app.css?url';
+import { useNonce } from './common/nonce.ts';
+import { apiContext } from './context.ts';
+import { Banner } from './storefront/layout/banner.tsx';
+import { Footer } from './storefront/layout/footer.tsx';
+import { Header } from './storefront/layout/header.tsx';
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: appCss },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const api = context.get(apiContext);
+  const [me, { categories }, settings] = await Promise.all([
+    api.call(getMe),
+    api.call(listCategories),
+    api.call(getPublicSettings),
+  ]);
+  return { user: me.authenticated ? me.user : null, categories, settings };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#3c5343" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col font-sans antialiased">
+        {children}
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+/** Spec: the page scrolls to the top on every path change. */
+function useScrollToTopOnPathChange() {
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path change is what triggers the scroll.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  useScrollToTopOnPathChange();
+  const { user, categories, settings } = loaderData;
+  return (
+    <>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
+        Skip to content
+      </a>
+      <Banner freeShippingThreshold={settings.freeShippingThreshold} />
+      <Header user={user} categories={categories} />
+      <main id="main" className="flex-1">
+        <Outlet />
+      </main>
+      <Footer categories={categories} settings={settings} />
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData<typeof loader>('root');
+  const settings = data?.settings ?? PublicSettings.parse(defaultSettings);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <>
+      <Banner freeShippingThreshold={settings.freeShippingThreshold} />
+      <Header user={data?.user ?? null} categories={data?.categories ?? []} />
+      <main id="main" className="mx-auto w-full max-w-3xl flex-1 px-4 py-20 text-center">
+        <title>{status === 404 ? 'Page not found · Stillwater' : 'Something went wrong · Stillwater'}</title>
+        <h1 className="font-serif text-4xl text-sage-900">
+          {status === 404 ? 'Page not found' : 'Something went wrong'}
+        </h1>
+        <p className="mt-4 text-stone-600">
+          {status === 404
+            ? 'We could not find that page.'
+            : 'The page could not be shown right now. Please try again in a moment.'}
+        </p>
+        <a href="/" className="mt-8 inline-block rounded-full bg-sage-700 px-6 py-3 text-white hover:bg-sage-800">
+          Return to Home
+        </a>
+      </main>
+      <Footer categories={data?.categories ?? []} settings={settings} />
+    </>
+  );
+}

@@ -1,0 +1,13 @@
+import { index, type RouteConfig, route } from '@react-router/dev/routes';
+
+export default [
+  index('routes/home.tsx'),
+  route('products', 'routes/products.tsx'),
+  route('privacy', 'routes/privacy.tsx'),
+  route('returns', 'routes/returns.tsx'),
+  route('conditions', 'routes/terms.tsx', { id: 'conditions' }),
+  route('terms-and-conditions', 'routes/terms.tsx', { id: 'terms-and-conditions' }),
+  route('terms', 'routes/terms.tsx', { id: 'terms' }),
+  route('logout', 'routes/logout.tsx'),
+  route('*', 'routes/not-found.tsx'),
+] satisfies RouteConfig;
