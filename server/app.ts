@@ -3,10 +3,9 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -28,6 +27,7 @@ import { createSettingsService } from '#server/features/settings/settings.servic
 import { createCsrfProtection } from '#server/http/csrf.ts';
 import { handleError, sendError } from '#server/http/errors.ts';
 import { healthRoutes } from '#server/http/health.routes.ts';
+import { mediaRoutes } from '#server/http/media.routes.ts';
 import { contentSecurityPolicy } from '#server/http/security.ts';
 import { resolveSessions } from '#server/http/session.ts';
 import { mountWeb, type WebMode } from '#server/http/web.ts';
@@ -51,8 +51,19 @@ export async function buildApp(deps: AppDeps) {
   const { db } = database;
   const secureCookies = config.publicUrl.startsWith('https://');
 
+  // Server rendering calls the API in-process; those calls carry this per-process key so the
+  // rate limiter counts the page request, not each call made to render it, and the log shows
+  // one line per page instead of one per call.
+  const internalKey = randomBytes(16).toString('hex');
+  const isInternal = (request: { headers: Record<string, unknown> }) =>
+    request.headers['x-internal-key'] === internalKey;
+
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
+    logController: new LogController({
+      disableRequestLogging: (request) =>
+        isInternal(request) || request.url === '/healthz' || request.url === '/readyz',
+    }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
@@ -68,10 +79,6 @@ export async function buildApp(deps: AppDeps) {
   const accounts = createAccountsService({ db });
   const catalog = createCatalogService({ db });
   const csrf = createCsrfProtection({ signingKey: deps.signingKey, secureCookies });
-
-  // Server rendering calls the API in-process; those calls carry this per-process key so the
-  // rate limiter counts the page request, not each call made to render it.
-  const internalKey = randomBytes(16).toString('hex');
 
   await app.register(fastifyCookie);
   app.addHook('onRequest', async (request) => {
@@ -93,7 +100,7 @@ export async function buildApp(deps: AppDeps) {
     redis: deps.redis ?? undefined,
     nameSpace: 'sw-rate-',
     allowList: (request) =>
-      request.headers['x-internal-key'] === internalKey ||
+      isInternal(request) ||
       request.url.startsWith('/assets/') ||
       request.url.startsWith(MEDIA_PREFIX) ||
       request.url === '/healthz' ||
@@ -112,15 +119,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(healthRoutes, { db });
-  await app.register(fastifyStatic, {
-    root: storage.name === 'disk' && 'root' in storage ? String(storage.root) : config.uploadsDir,
-    prefix: MEDIA_PREFIX,
-    decorateReply: false,
-    index: false,
-    // Stored keys carry a content hash, so a key's bytes never change.
-    immutable: true,
-    maxAge: '365d',
-  });
+  await app.register(mediaRoutes, { storage });
 
   await app.register(async (api) => {
     csrf.protect(api);

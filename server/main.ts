@@ -2,15 +2,17 @@
  * The process: read the configuration, open and migrate the database, seed an empty shop,
  * make sure the owner exists, then serve until SIGTERM or SIGINT.
  */
+import { count } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { createDiskObjectStorage } from './adapters/storage/disk-object-storage.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { type Database, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
-import { seedDemoContent } from './db/seed.ts';
 import { createAccountsService } from './features/accounts/accounts.service.ts';
+import { categories } from './features/catalog/catalog.tables.ts';
 import { getInstanceSecret } from './features/settings/instance-secrets.ts';
+import { ensureWebBuild } from './http/web-build.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -27,7 +29,13 @@ async function main() {
   const database = await openDatabase(config.database);
   await migrateDatabase(database);
   const storage = createDiskObjectStorage(config.uploadsDir);
-  if (config.seedDemoData) await seedDemoContent({ db: database.db, storage });
+  if (config.seedDemoData && (await isEmpty(database))) {
+    process.stdout.write('Seeding the demo shop (first start: this takes a little while)…\n');
+    const { seedDemoContent } = await import('./db/seed.ts');
+    await seedDemoContent({ db: database.db, storage });
+  }
+  const web = config.env === 'production' ? 'production' : 'development';
+  if (web === 'production') ensureWebBuild();
   const signingKey = config.sessionSecret ?? (await getInstanceSecret(database.db, 'signing-key'));
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false })
@@ -39,7 +47,7 @@ async function main() {
     signingKey,
     storage,
     redis,
-    web: config.env === 'production' ? 'production' : 'development',
+    web,
   });
 
   const owner = await createAccountsService({ db: database.db }).ensureOwner(config.owner);
@@ -78,6 +86,11 @@ async function main() {
 
   await app.listen({ host: config.host, port: config.port });
   app.log.info(`Stillwater is serving on ${config.publicUrl} (database: ${database.kind})`);
+}
+
+async function isEmpty({ db }: Database): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(categories);
+  return (row?.n ?? 0) === 0;
 }
 
 main().catch((error: unknown) => {

@@ -169,8 +169,11 @@ export function essentialOils(c: Ctx): string {
     ),
   );
   const hi = lighten(light, 0.5);
-  bands.slice(0, 3).forEach((b, i) => out.push(bottle(300 + i * 200, 680, url(glass), b, hi)));
-  bands.slice(3).forEach((b, i) => out.push(bottle(250 + i * 200, 742, url(glass), b, hi)));
+  // back row, then front row
+  bands.forEach((b, i) => {
+    const front = i >= 3;
+    out.push(bottle((front ? 250 : 300) + (i % 3) * 200, front ? 742 : 680, url(glass), b, hi));
+  });
   // front and side of the box
   out.push(`<rect x="180" y="700" width="620" height="180" rx="6" fill="${url(kraft)}"/>`);
   out.push(

@@ -694,26 +694,34 @@ export function backflowIncense(c: Ctx): string {
   out.push(
     `<path d="M680 500Q740 560 790 640Q830 710 830 800L830 880L730 880Q740 760 700 660Q670 580 680 500Z" fill="${darken(dark, 0.2)}" opacity="0.45"/>`,
   );
-  // ledges the smoke spills over
-  out.push(
-    `<path d="M455 420Q500 402 560 418" stroke="${darken(dark, 0.35)}" stroke-width="16" fill="none" stroke-linecap="round" opacity="0.6"/>`,
-  );
-  out.push(
-    `<path d="M400 560Q470 540 548 562" stroke="${darken(dark, 0.35)}" stroke-width="18" fill="none" stroke-linecap="round" opacity="0.6"/>`,
-  );
-  out.push(
-    `<path d="M450 700Q540 680 620 706" stroke="${darken(dark, 0.35)}" stroke-width="18" fill="none" stroke-linecap="round" opacity="0.6"/>`,
-  );
-  // pool at the foot
-  out.push(`<ellipse cx="540" cy="830" rx="170" ry="34" fill="${darken(dark, 0.4)}"/>`);
+  // little ceramic lips the smoke spills over: a dark recess with a lit rim below it
+  for (const [x0, x1, y] of [
+    [452, 562, 420],
+    [398, 550, 560],
+    [448, 622, 702],
+  ] as const) {
+    const mx = (x0 + x1) / 2;
+    out.push(
+      `<path d="M${x0} ${y}Q${mx} ${y - 22} ${x1} ${y}Q${mx} ${y + 16} ${x0} ${y}Z" fill="${darken(dark, 0.4)}" opacity="0.7"/>`,
+    );
+    out.push(
+      `<path d="M${x0} ${y + 2}Q${mx} ${y + 22} ${x1} ${y + 2}" stroke="${lighten(mid, 0.3)}" stroke-width="8" fill="none" stroke-linecap="round"/>`,
+    );
+  }
+  // a shallow basin at the foot
+  out.push(`<path d="M360 818Q540 900 720 818L700 862Q540 898 380 862Z" fill="${lighten(mid, 0.15)}"/>`);
+  out.push(`<ellipse cx="540" cy="820" rx="180" ry="34" fill="${darken(dark, 0.4)}"/>`);
+  out.push(`<path d="M360 820A180 34 0 0 0 720 820" stroke="${lighten(mid, 0.4)}" stroke-width="6" fill="none"/>`);
   // the smoke: a wide soft veil, a softer body and a thin bright core falling ledge to ledge
   const fall =
     'M515 330C505 360 500 390 510 420C530 470 520 520 470 560C430 600 470 650 520 700C560 740 560 790 540 826';
   for (const [w, o] of [
-    [76, 0.1],
-    [54, 0.14],
-    [36, 0.22],
-    [22, 0.35],
+    [84, 0.06],
+    [68, 0.07],
+    [54, 0.09],
+    [42, 0.12],
+    [32, 0.15],
+    [22, 0.22],
   ] as const) {
     out.push(
       `<path d="${fall}" stroke="#ffffff" stroke-width="${w}" fill="none" stroke-linecap="round" stroke-linejoin="round" opacity="${o}"/>`,

@@ -103,7 +103,6 @@ export function moonLamp(c: Ctx): string {
   const { light, mid, dark } = c.p;
   const halo = c.id('ml-halo');
   const sphere = c.id('ml-sphere');
-  const limb = c.id('ml-limb');
   const wood = c.id('ml-wood');
   const pool = c.id('ml-pool');
   const cx = 500;
@@ -121,8 +120,9 @@ export function moonLamp(c: Ctx): string {
         [
           [0, lighten(light, 0.5)],
           [0.5, light],
-          [0.85, mix(light, mid, 0.6)],
-          [1, mid],
+          [0.82, mix(light, mid, 0.6)],
+          [0.95, mid],
+          [1, mix(mid, dark, 0.35)],
         ],
         0.5,
         0.5,
@@ -130,10 +130,6 @@ export function moonLamp(c: Ctx): string {
         0.4,
         0.36,
       ),
-      radial(limb, [
-        [0.7, dark, 0],
-        [1, dark, 0.35],
-      ]),
       linearU(
         wood,
         [
@@ -151,7 +147,7 @@ export function moonLamp(c: Ctx): string {
       ]),
     ),
   ];
-  out.push(`<circle cx="${cx}" cy="${cy}" r="${r + 190}" fill="${url(halo)}"/>`);
+  out.push(`<circle cx="${cx}" cy="${cy}" r="${r + 150}" fill="${url(halo)}"/>`);
   out.push(`<ellipse cx="500" cy="870" rx="260" ry="40" fill="${url(pool)}"/>`);
   // tripod: back leg and back of the cradle ring first
   out.push(`<path d="M500 660L500 800" stroke="${WOOD.dark}" stroke-width="20" stroke-linecap="round"/>`);
@@ -184,7 +180,6 @@ export function moonLamp(c: Ctx): string {
       `<path d="M${f(x - cr * 0.8)} ${f(y + cr * 0.5)}A${f(cr)} ${f(cr)} 0 0 0 ${f(x + cr * 0.9)} ${f(y + cr * 0.35)}" stroke="${lighten(light, 0.5)}" stroke-width="${f(Math.max(2, cr * 0.22))}" fill="none" opacity="0.7" stroke-linecap="round"/>`,
     );
   }
-  out.push(`<circle cx="${cx}" cy="${cy}" r="${r}" fill="${url(limb)}"/>`);
   out.push(
     `<ellipse cx="${cx - 90}" cy="${cy - 110}" rx="70" ry="40" transform="rotate(-35 ${cx - 90} ${cy - 110})" fill="#ffffff" opacity="0.25"/>`,
   );
@@ -385,14 +380,11 @@ export function cloudLight(c: Ctx): string {
     [770, 735, 110],
     [232, 752, 100],
   ];
-  const clip = c.id('cl-clip');
-  const shape = (fill: string, stroke = ''): string => {
-    const st = stroke ? ` stroke="${stroke}" stroke-width="10"` : '';
-    return (
-      puffs.map(([x, y, r]) => `<circle cx="${x}" cy="${y}" r="${r}" fill="${fill}"${st}/>`).join('') +
-      `<rect x="150" y="680" width="720" height="200" rx="100" fill="${fill}"${st}/>`
-    );
-  };
+  // the whole outline as one path: same-direction subpaths fill as a union, so gradients and
+  // translucent layers apply once across the cloud (and no clip path is needed)
+  const outline =
+    puffs.map(([x, y, r]) => `M${x - r} ${y}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0Z`).join('') +
+    'M250 680A100 100 0 0 0 250 880H770A100 100 0 0 0 770 680Z';
   const out: string[] = [
     defs(
       radial(halo, [
@@ -407,7 +399,7 @@ export function cloudLight(c: Ctx): string {
       ]),
       linear(shade, [
         [0, mid, 0],
-        [0.55, mid, 0.25],
+        [0.6, mid, 0.2],
         [1, mix(mid, dark, 0.3), 0.6],
       ]),
       radial(bulb, [
@@ -415,18 +407,17 @@ export function cloudLight(c: Ctx): string {
         [0.35, GLOW.warm, 0.55],
         [1, GLOW.warm, 0],
       ]),
-      `<clipPath id="${clip}">${shape('#000000')}</clipPath>`,
     ),
   ];
-  out.push(`<ellipse cx="510" cy="640" rx="470" ry="360" fill="${url(halo)}"/>`);
-  // cable and switch trailing to the right
+  out.push(`<ellipse cx="510" cy="640" rx="450" ry="340" fill="${url(halo)}"/>`);
+  // cable trailing to the right
   out.push(
     `<path d="M840 830C890 850 900 884 960 880" stroke="${dark}" stroke-width="8" fill="none" stroke-linecap="round"/>`,
   );
-  // a faint rim so the white cloud holds its shape on pale backdrops
-  out.push(`<g opacity="0.5">${shape(mix(light, mid, 0.8), mix(mid, dark, 0.3))}</g>`);
-  let inside = `<rect x="140" y="370" width="740" height="520" fill="${url(body)}"/>`;
-  inside += `<rect x="140" y="600" width="740" height="290" fill="${url(shade)}"/>`;
+  // a faint rim (the stroke's inner half is covered by the fill) so the cloud holds its shape
+  out.push(`<path d="${outline}" fill="none" stroke="${mix(mid, dark, 0.3)}" stroke-width="10" stroke-opacity="0.5"/>`);
+  out.push(`<path d="${outline}" fill="${url(body)}"/>`);
+  out.push(`<path d="${outline}" fill="${url(shade)}"/>`);
   // LEDs glowing through the fill
   for (const [x, y, r] of [
     [300, 690, 60],
@@ -436,12 +427,17 @@ export function cloudLight(c: Ctx): string {
     [720, 760, 45],
     [560, 520, 45],
   ] as const) {
-    inside += `<circle cx="${x}" cy="${y}" r="${r}" fill="${url(bulb)}" opacity="0.85"/>`;
+    out.push(`<circle cx="${x}" cy="${y}" r="${r}" fill="${url(bulb)}" opacity="0.85"/>`);
   }
-  // soft lit edges along the top of each puff
-  inside += `<path d="M350 520A185 185 0 0 1 600 400" stroke="#ffffff" stroke-width="26" fill="none" stroke-linecap="round" opacity="0.7"/>`;
-  inside += `<path d="M200 640A150 150 0 0 1 300 510" stroke="#ffffff" stroke-width="20" fill="none" stroke-linecap="round" opacity="0.6"/>`;
-  inside += `<path d="M640 460A160 160 0 0 1 780 520" stroke="#ffffff" stroke-width="20" fill="none" stroke-linecap="round" opacity="0.6"/>`;
-  out.push(`<g clip-path="${url(clip)}">${inside}</g>`);
+  // soft lit edges along the top of the puffs
+  out.push(
+    `<path d="M372 500A175 175 0 0 1 580 404" stroke="#ffffff" stroke-width="14" fill="none" stroke-linecap="round" opacity="0.7"/>`,
+  );
+  out.push(
+    `<path d="M215 610A140 140 0 0 1 290 525" stroke="#ffffff" stroke-width="11" fill="none" stroke-linecap="round" opacity="0.6"/>`,
+  );
+  out.push(
+    `<path d="M650 475A150 150 0 0 1 760 510" stroke="#ffffff" stroke-width="11" fill="none" stroke-linecap="round" opacity="0.6"/>`,
+  );
   return out.join('');
 }

@@ -341,7 +341,7 @@ export function renderProductArt(art: SeedArt, view: number, size = 1200): strin
         ),
       ) +
       `<rect width="1200" height="1200" fill="${url(bg)}"/>` +
-      `<ellipse cx="600" cy="560" rx="560" ry="500" fill="${url(glow)}"/>` +
+      `<ellipse cx="600" cy="580" rx="470" ry="430" fill="${url(glow)}"/>` +
       place(hero.tx, hero.ty, hero.s, groundShadow(entry, darken(backdrop, 0.55), id, 1) + object);
   } else if (v === 1) {
     const [fx, fy, zoom] = entry.focus;
@@ -350,37 +350,25 @@ export function renderProductArt(art: SeedArt, view: number, size = 1200): strin
     const ty = 600 - fy * z;
     const base = darken(mix(backdrop, mid, 0.22), 0.06);
     const bg = id('bg');
-    const sweep = id('sweep');
     const table = id('table');
-    let scene =
-      defs(
-        linear(
-          bg,
-          [
-            [0, lighten(base, 0.3)],
-            [1, darken(base, 0.06)],
-          ],
-          0,
-          0,
-          1,
-          1,
-        ),
-        radial(
-          sweep,
-          [
-            [0, '#ffffff', 0.45],
-            [1, '#ffffff', 0],
-          ],
-          0.5,
-          0.5,
-          0.5,
-        ),
-        linear(table, [
-          [0, lighten(base, 0.45)],
-          [1, lighten(base, 0.2)],
-        ]),
-      ) + `<rect width="1200" height="1200" fill="${url(bg)}"/>`;
-    scene += `<ellipse cx="330" cy="260" rx="700" ry="600" fill="${url(sweep)}"/>`;
+    let scene = `${defs(
+      linear(
+        bg,
+        [
+          [0, lighten(base, 0.42)],
+          [0.5, lighten(base, 0.12)],
+          [1, darken(base, 0.06)],
+        ],
+        0,
+        0,
+        1,
+        1,
+      ),
+      linear(table, [
+        [0, lighten(base, 0.45)],
+        [1, lighten(base, 0.2)],
+      ]),
+    )}<rect width="1200" height="1200" fill="${url(bg)}"/>`;
     if (entry.mount === 'ground') {
       const groundY = ty + GROUND * z;
       const horizon = groundY - Math.min(110, entry.shadow * 0.22 * z);

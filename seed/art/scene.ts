@@ -208,33 +208,29 @@ function picture(x: number, y: number, w: number, h: number, accent: string[], b
 /** A light beam falling from a window, as a soft translucent quadrilateral. */
 function beam(id: (n: string) => string, name: string, pts: string): string {
   const g = id(`beam-${name}`);
-  return (
-    defs(
-      linear(
-        g,
-        [
-          [0, '#fffaf0', 0.55],
-          [1, '#fffaf0', 0],
-        ],
-        0,
-        0,
-        1,
-        1,
-      ),
-    ) + `<polygon points="${pts}" fill="${url(g)}"/>`
-  );
+  return `${defs(
+    linear(
+      g,
+      [
+        [0, '#fffaf0', 0.55],
+        [1, '#fffaf0', 0],
+      ],
+      0,
+      0,
+      1,
+      1,
+    ),
+  )}<polygon points="${pts}" fill="${url(g)}"/>`;
 }
 
 function wallGradient(id: (n: string) => string, t: Tones, h: number): string {
   const g = id('wall');
-  return (
-    defs(
-      linear(g, [
-        [0, lighten(t.wall, 0.2)],
-        [1, t.wall],
-      ]),
-    ) + `<rect width="1200" height="${h}" fill="${url(g)}"/>`
-  );
+  return `${defs(
+    linear(g, [
+      [0, lighten(t.wall, 0.2)],
+      [1, t.wall],
+    ]),
+  )}<rect width="1200" height="${h}" fill="${url(g)}"/>`;
 }
 
 function woodSurface(id: (n: string) => string, y: number, h: number, tone: string): string {
@@ -306,7 +302,7 @@ export function buildScene(kind: SceneKind, input: SceneInput): Scene {
     room += propShadow(1010, shelfY + 4, 110) + at(1000, shelfY + 4, 1, uprightBooks(t.accent));
     room += `<g transform="translate(200 ${shelfY + 4}) scale(0.7)">${plant(id, variant + 1, '#eeeae3')}</g>`;
     back += mirror(room);
-    return { back, front, x: 620, y: shelfY + 6, maxW: 500, maxH: 620 };
+    return { back, front, x: 610, y: shelfY + 6, maxW: 540, maxH: 620 };
   }
 
   if (kind === 'floor') {
@@ -338,8 +334,8 @@ export function buildScene(kind: SceneKind, input: SceneInput): Scene {
     room += `<rect x="540" y="${topY + 26}" width="600" height="214" fill="${WOOD.mid}"/>`;
     room += `<rect x="560" y="${topY + 44}" width="270" height="160" rx="4" fill="${darken(WOOD.mid, 0.1)}"/><rect x="850" y="${topY + 44}" width="270" height="160" rx="4" fill="${darken(WOOD.mid, 0.1)}"/>`;
     room += `<circle cx="810" cy="${topY + 124}" r="6" fill="${WOOD.light}"/><circle cx="870" cy="${topY + 124}" r="6" fill="${WOOD.light}"/>`;
-    room += propShadow(650, topY, 70) + at(650, topY, 0.8, vase(pick(t.accent, 2)));
-    room += propShadow(1000, topY, 130) + at(1000, topY, 0.8, bookStack(t.accent, false, '#ffffff'));
+    room += propShadow(1075, topY, 70) + at(1075, topY, 0.8, vase(pick(t.accent, 2)));
+    room += propShadow(800, topY, 130) + at(800, topY, 0.8, bookStack(t.accent, false, '#ffffff'));
     back += mirror(room);
     return { back, front, x: 600, y: 0, maxW: 640, maxH: 860 };
   }

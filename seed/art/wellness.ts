@@ -25,14 +25,20 @@ export function eyePillow(c: Ctx): string {
         0.3,
         1,
       ),
-      `<pattern id="${dots}" patternUnits="userSpaceOnUse" width="28" height="20"><circle cx="7" cy="5" r="2.4" fill="${lighten(light, 0.6)}"/><circle cx="21" cy="15" r="2.4" fill="${lighten(light, 0.6)}"/></pattern>`,
+      `<clipPath id="${dots}"><path d="${shape}"/></clipPath>`,
     ),
   ];
   // thickness, then the top
   out.push(`<path d="${shape}" transform="translate(0 46)" fill="${darken(dark, 0.1)}"/>`);
   out.push(`<path d="${shape}" transform="translate(0 26)" fill="${dark}"/>`);
   out.push(`<path d="${shape}" fill="${url(top)}"/>`);
-  out.push(`<path d="${shape}" fill="${url(dots)}" opacity="0.5"/>`);
+  // a printed dot pattern (explicit dots, clipped: cheaper to render than an SVG pattern)
+  let print = '';
+  for (let y = 660; y < 830; y += 22) {
+    const odd = Math.round((y - 660) / 22) % 2 === 1;
+    for (let x = odd ? 196 : 182; x < 830; x += 30) print += `<circle cx="${x}" cy="${y}" r="2.6"/>`;
+  }
+  out.push(`<g clip-path="${url(dots)}" fill="${lighten(light, 0.6)}" opacity="0.55">${print}</g>`);
   // the stitched seam
   out.push(
     `<path d="${shape}" transform="translate(500 735) scale(0.94 0.84) translate(-500 -735)" fill="none" stroke="${lighten(light, 0.55)}" stroke-width="3.5" stroke-dasharray="12 9" stroke-linecap="round"/>`,
@@ -61,12 +67,12 @@ export function acupressureMat(c: Ctx): string {
   const rose = c.id('am-rose');
   const spike = lighten(light, 0.2);
   // one rosette of spikes, drawn once and reused
-  let rosette = `<circle r="24" fill="${light}"/>`;
+  let rosette = `<circle r="24" fill="${mix(light, mid, 0.3)}"/>`;
   for (let i = 0; i < 10; i++) {
     const a = (i * Math.PI * 2) / 10;
-    rosette += `<circle cx="${f(Math.cos(a) * 17)}" cy="${f(Math.sin(a) * 17)}" r="4.4" fill="${spike}" stroke="${mix(light, mid, 0.5)}" stroke-width="1.2"/>`;
+    rosette += `<circle cx="${f(Math.cos(a) * 17)}" cy="${f(Math.sin(a) * 17)}" r="4.6" fill="${spike}"/>`;
   }
-  rosette += `<circle r="6" fill="${spike}" stroke="${mix(light, mid, 0.5)}" stroke-width="1.2"/>`;
+  rosette += `<circle r="6.5" fill="${spike}"/>`;
   const out: string[] = [
     defs(
       linear(mat, [

@@ -26,10 +26,22 @@ export type Database = {
 
 const drizzleOptions = { schema, casing: 'snake_case' } as const;
 
+/**
+ * Product search matches words by trigram word similarity (the `<%` operator). A one-letter
+ * typo in a short word ("fontain") scores about 0.55, under pg_trgm's default threshold of 0.6,
+ * so every connection starts with a lower one.
+ */
+const WORD_SIMILARITY_THRESHOLD = 0.45;
+
 /** Opens the database: PGlite in a folder (or in memory when dir is null), or a PostgreSQL pool. */
 export async function openDatabase(config: DatabaseConfig, options: { loadDataDir?: Blob } = {}): Promise<Database> {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: 10, idleTimeoutMillis: 30_000 });
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: 10,
+      idleTimeoutMillis: 30_000,
+      options: `-c pg_trgm.word_similarity_threshold=${WORD_SIMILARITY_THRESHOLD}`,
+    });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = drizzleNodePg({ client: pool, ...drizzleOptions });
@@ -41,6 +53,7 @@ export async function openDatabase(config: DatabaseConfig, options: { loadDataDi
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     extensions: { pg_trgm },
   });
+  await client.exec(`SET pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`);
   return wrapPglite(client);
 }
 

@@ -124,10 +124,14 @@ export function createCatalogService({ db }: { db: Db }) {
         sql`(${word} <% ${products.searchText} OR to_tsvector('english', ${products.searchText}) @@ plainto_tsquery('english', ${word}))`,
     );
     const where = and(isActive, or(fullText, and(...wordMatches)));
+    // Closeness to the search text and to the title, full-text rank, and a nudge for best sellers.
     const relevance = sql`(${sql.join(
-      words.map((word) => sql`word_similarity(${word}, ${products.searchText})`),
+      words.map(
+        (word) =>
+          sql`word_similarity(${word}, ${products.searchText}) + word_similarity(${word}, lower(${products.title}))`,
+      ),
       sql` + `,
-    )}) + similarity(${query}, lower(${products.title})) * 2 + ts_rank(to_tsvector('english', ${products.searchText}), plainto_tsquery('english', ${query}))`;
+    )}) + ts_rank(to_tsvector('english', ${products.searchText}), plainto_tsquery('english', ${query})) + ln(1 + ${products.sales}) * 0.05`;
     return page(where, request, [sql`${relevance} desc`, asc(products.title)]);
   }
 
