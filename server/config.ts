@@ -11,6 +11,8 @@ const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   // Where the embedded database, uploads and generated secrets live.
   DATA_DIR: z.string().min(1).default('./data'),
+  // Where uploaded and generated images are kept (default: DATA_DIR/uploads).
+  UPLOADS_DIR: z.string().min(1).optional(),
   // A PostgreSQL URL switches from the embedded PGlite to a real server.
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   // Shared rate-limit counters when several instances run behind a load balancer.
@@ -56,7 +58,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     sessionSecret: e.SESSION_SECRET ?? null,
     owner: { email: e.OWNER_EMAIL ?? null, password: e.OWNER_PASSWORD ?? null },
-    uploadsDir: path.join(dataDir, 'uploads'),
+    uploadsDir: e.UPLOADS_DIR ? path.resolve(e.UPLOADS_DIR) : path.join(dataDir, 'uploads'),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     seedDemoData: e.SEED_DEMO_DATA ? e.SEED_DEMO_DATA === 'true' : e.NODE_ENV !== 'production',
   };

@@ -45,7 +45,7 @@ export async function openDatabase(config: DatabaseConfig, options: { loadDataDi
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = drizzleNodePg({ client: pool, ...drizzleOptions });
-    return { db, kind: 'postgres', pglite: null, pool, close: () => pool.end() };
+    return { db, kind: 'postgres', pglite: null, pool, close: async () => void (pool.ended || (await pool.end())) };
   }
   if (config.dir) mkdirSync(config.dir, { recursive: true });
   const client = await PGlite.create({
@@ -59,5 +59,11 @@ export async function openDatabase(config: DatabaseConfig, options: { loadDataDi
 
 export function wrapPglite(client: PGlite): Database {
   const db = drizzlePglite({ client, ...drizzleOptions });
-  return { db, kind: 'pglite', pglite: client, pool: null, close: () => client.close() };
+  return {
+    db,
+    kind: 'pglite',
+    pglite: client,
+    pool: null,
+    close: async () => void (client.closed || (await client.close())),
+  };
 }

@@ -1,4 +1,4 @@
-import { afterAll } from 'vitest';
+import { afterAll, expect, onTestFinished } from 'vitest';
 import { createDiskObjectStorage } from '#server/adapters/storage/disk-object-storage.ts';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
@@ -11,7 +11,7 @@ export const testSigningKey = 'test-signing-key-0123456789abcdefghijklmnop';
 
 /**
  * The whole application on a copy of the demo shop, for tests through app.inject. Closed after
- * the test file. `web: 'production'` also serves the built pages (run `npm run build` first).
+ * the test that built it, or after the file when built outside a test. `web: 'production'` also serves the built pages (run `npm run build` first).
  */
 export async function buildTestApp({
   web = null,
@@ -33,10 +33,13 @@ export async function buildTestApp({
     logger: false,
   });
   await app.ready();
-  afterAll(async () => {
+  const close = async () => {
     await app.close();
     await db.close();
-  });
+  };
+  // Built inside a test: closed when that test ends; at file level: after the file.
+  if (expect.getState().currentTestName === undefined) afterAll(close);
+  else onTestFinished(close);
   return { app, database: db, config };
 }
 

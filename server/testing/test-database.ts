@@ -33,10 +33,13 @@ export async function createTestDatabase({ empty = false }: { empty?: boolean } 
     admin.query(`CREATE DATABASE ${name}${empty || !template ? '' : ` TEMPLATE ${template}`}`),
   );
   const database = await openDatabase({ kind: 'postgres', url: databaseUrl(name) });
+  let dropped = false;
   return {
     ...database,
     async close() {
       await database.close();
+      if (dropped) return;
+      dropped = true;
       await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
