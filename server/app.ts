@@ -90,7 +90,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: { directives: contentSecurityPolicy({ development: deps.web === 'development' }) },
     crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: secureCookies,
+    // HSTS only when the shop is served over https (helmet refuses a literal true).
+    ...(secureCookies ? {} : { strictTransportSecurity: false }),
   });
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   await app.register(fastifyRateLimit, {

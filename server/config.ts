@@ -27,7 +27,7 @@ const Env = z.object({
   // Set to true behind a reverse proxy or load balancer, so client addresses come from X-Forwarded-For.
   TRUST_PROXY: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
-  // Seed the demo catalogue into an empty database (default on, except in production).
+  // Seed the demo catalogue into an empty database (default: on, except production on DATABASE_URL).
   SEED_DEMO_DATA: z.enum(['true', 'false']).optional(),
 });
 
@@ -60,7 +60,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     owner: { email: e.OWNER_EMAIL ?? null, password: e.OWNER_PASSWORD ?? null },
     uploadsDir: e.UPLOADS_DIR ? path.resolve(e.UPLOADS_DIR) : path.join(dataDir, 'uploads'),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
-    seedDemoData: e.SEED_DEMO_DATA ? e.SEED_DEMO_DATA === 'true' : e.NODE_ENV !== 'production',
+    // The embedded shop starts with its demo content; a production PostgreSQL starts empty.
+    seedDemoData: e.SEED_DEMO_DATA ? e.SEED_DEMO_DATA === 'true' : !(e.NODE_ENV === 'production' && e.DATABASE_URL),
   };
 }
 

@@ -168,6 +168,16 @@ describe('headers', () => {
     expect(response.headers['referrer-policy']).toBe('no-referrer');
   });
 
+  test('served over https, cookies are Secure and HSTS is on', async () => {
+    const { app: secure } = await buildTestApp({ env: { PUBLIC_URL: 'https://shop.example.com' } });
+    const response = await secure.inject({ method: 'GET', url: '/api/auth/csrf-token' });
+    expect(response.cookies.find((c) => c.name === 'sw_csrf')?.secure).toBe(true);
+    expect(response.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/auth/csrf-token' })).headers['strict-transport-security'],
+    ).toBeUndefined();
+  });
+
   test('JSON responses are compressed when the client accepts it', async () => {
     const response = await app.inject({
       method: 'GET',

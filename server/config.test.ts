@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  test('nothing set gives the embedded defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 3000,
+      host: '0.0.0.0',
+      publicUrl: 'http://localhost:3000',
+      database: { kind: 'pglite', dir: path.resolve('data/db') },
+      uploadsDir: path.resolve('data/uploads'),
+      redisUrl: null,
+      sessionSecret: null,
+      trustProxy: false,
+      seedDemoData: true,
+      owner: { email: null, password: null },
+    });
+  });
+
+  test('a PostgreSQL URL switches the database; production on it starts without demo content', () => {
+    const config = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db:5432/shop' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/shop' });
+    expect(config.seedDemoData).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production' }).seedDemoData).toBe(true);
+    expect(
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SEED_DEMO_DATA: 'true' }).seedDemoData,
+    ).toBe(true);
+  });
+
+  test.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://db/shop' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://cache' }, 'REDIS_URL'],
+    [{ PUBLIC_URL: 'shop.example.com' }, 'PUBLIC_URL'],
+    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ OWNER_EMAIL: 'not-an-email' }, 'OWNER_EMAIL'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+  ])('a bad value fails at start naming the variable: %o', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
+  });
+
+  test('PUBLIC_URL loses its trailing slash and an https address is kept', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://shop.example.com/' }).publicUrl).toBe('https://shop.example.com');
+  });
+});
