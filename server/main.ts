@@ -10,9 +10,11 @@ import { ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createAccountsService } from './features/accounts/accounts.service.ts';
+import { pruneExpiredAccountsJob } from './features/accounts/prune-expired.job.ts';
 import { categories } from './features/catalog/catalog.tables.ts';
 import { getInstanceSecret } from './features/settings/instance-secrets.ts';
 import { ensureWebBuild } from './http/web-build.ts';
+import { type JobQueue, startJobQueue } from './jobs/job-queue.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -64,6 +66,7 @@ async function main() {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
 
+  let jobs: JobQueue | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -73,6 +76,7 @@ async function main() {
     force.unref();
     try {
       await app.close();
+      await jobs?.stop();
       redis?.disconnect();
       await database.close();
       process.exit(0);
@@ -86,6 +90,10 @@ async function main() {
 
   await app.listen({ host: config.host, port: config.port });
   app.log.info(`Stillwater is serving on ${config.publicUrl} (database: ${database.kind})`);
+  // Background jobs start after the first page can be served.
+  jobs = await startJobQueue(database, [pruneExpiredAccountsJob(database.db)], {
+    onError: (error) => app.log.error({ err: error }, 'background job failed'),
+  });
 }
 
 async function isEmpty({ db }: Database): Promise<boolean> {
