@@ -34,6 +34,19 @@ test('the home page shows the shop inside its layout', async ({ page }) => {
   expect(errors).toEqual([]);
 });
 
+test('the production build silences the browser console', async ({ page }) => {
+  const messages: string[] = [];
+  page.on('console', (message) => messages.push(message.text()));
+  await page.goto('/');
+  // The client entry replaces the console's functions before hydrating.
+  await page.waitForFunction(() => !console.log.toString().includes('[native code]'));
+  await page.evaluate(() => {
+    console.log('visible?');
+    console.error('visible?');
+  });
+  expect(messages).not.toContain('visible?');
+});
+
 test('the category navigation opens each category', async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto('/');
