@@ -5,6 +5,7 @@
  * seeding, so every seed holds the same data (shifted to its day).
  */
 import { count, eq } from 'drizzle-orm';
+import type { PgInsertValue, PgTable } from 'drizzle-orm/pg-core';
 import { dollarsToCents, effectivePrice } from '#common/money.ts';
 import { salesTax } from '#common/tax.ts';
 import { renderProductArt } from '#seed/art/render-art.ts';
@@ -26,6 +27,20 @@ const DAY = 24 * 60 * 60 * 1000;
 const HISTORY_DAYS = 90;
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** What every step of the seed works with: the transaction, the random source and the clock. */
+type SeedContext = {
+  tx: Tx;
+  random: Random;
+  now: Date;
+  /** A moment the given number of days (and hours) after midnight UTC of the seed day, counted back. */
+  daysAgo: (days: number, hours?: number) => Date;
+};
+
+/** Inserts many rows in slices, keeping each statement under PostgreSQL's parameter limit. */
+async function insertInBatches<T extends PgTable>(tx: Tx, table: T, rows: PgInsertValue<T>[], size = 500) {
+  for (let i = 0; i < rows.length; i += size) await tx.insert(table).values(rows.slice(i, i + size));
+}
 
 /** Seeds the demo shop when the database has no categories yet; returns whether it did. */
 export async function seedDemoContent({
@@ -51,14 +66,15 @@ export async function seedDemoContent({
   log(`demo images rendered in ${Date.now() - started} ms`);
 
   await db.transaction(async (tx) => {
-    const categoryIds = await insertCategories(tx, random);
-    const products = await insertProducts(tx, random, categoryIds, images, daysAgo);
-    const customers = await insertCustomers(tx, random, daysAgo);
-    await insertReviews(tx, random, products, customers, daysAgo, now);
-    const orderStats = await insertOrders(tx, random, products, customers, daysAgo, now);
-    await insertSales(tx, random, products, categoryIds, daysAgo, orderStats);
-    await insertNewsletter(tx, random, customers, daysAgo);
-    await insertPageViews(tx, random, products, orderStats.sessionsByDay, daysAgo);
+    const ctx: SeedContext = { tx, random, now, daysAgo };
+    const categoryIds = await insertCategories(ctx);
+    const products = await insertProducts(ctx, categoryIds, images);
+    const customers = await insertCustomers(ctx);
+    await insertReviews(ctx, products, customers);
+    const orderStats = await insertOrders(ctx, products, customers);
+    await insertSales(ctx, products, categoryIds, orderStats);
+    await insertNewsletter(ctx, customers);
+    await insertPageViews(ctx, products, orderStats.sessionsByDay);
   });
   log(`demo shop seeded in ${Date.now() - started} ms`);
   return true;
@@ -103,7 +119,7 @@ async function renderCatalogImages(storage: ObjectStorage): Promise<ProductImage
   return result;
 }
 
-async function insertCategories(tx: Tx, random: Random) {
+async function insertCategories({ tx, random }: SeedContext) {
   const ids = new Map<string, string>();
   await tx.insert(t.categories).values(
     seedCategories.map((category, position) => {
@@ -133,11 +149,9 @@ type SeededProduct = {
 };
 
 async function insertProducts(
-  tx: Tx,
-  random: Random,
+  { tx, random, daysAgo }: SeedContext,
   categoryIds: Map<string, string>,
   images: ProductImages,
-  daysAgo: (days: number, hours?: number) => Date,
 ): Promise<Map<string, SeededProduct>> {
   const seeded = new Map<string, SeededProduct>();
   for (const product of seedProducts) {
@@ -227,7 +241,7 @@ type Customer = {
 };
 
 /** The reviewers plus as many again who only buy. Demo customers cannot sign in (no password). */
-async function insertCustomers(tx: Tx, random: Random, daysAgo: (days: number, hours?: number) => Date) {
+async function insertCustomers({ tx, random, daysAgo }: SeedContext) {
   const usernames = [...new Set([...seedReviews.map((r) => r.reviewer), ...moderationQueue.map((r) => r.reviewer)])];
   while (usernames.length < 150) {
     const separator = random.pick(['_', ''] as const);
@@ -251,17 +265,14 @@ async function insertCustomers(tx: Tx, random: Random, daysAgo: (days: number, h
     const joined = daysAgo(random.int(95, 400), random.int(0, 23));
     return { id, username, email, passwordHash: null, role: 'user' as const, createdAt: joined, updatedAt: joined };
   });
-  for (let i = 0; i < rows.length; i += 200) await tx.insert(t.users).values(rows.slice(i, i + 200));
+  await insertInBatches(tx, t.users, rows);
   return customers;
 }
 
 async function insertReviews(
-  tx: Tx,
-  random: Random,
+  { tx, random, daysAgo, now }: SeedContext,
   products: Map<string, SeededProduct>,
   customers: Map<string, Customer>,
-  daysAgo: (days: number, hours?: number) => Date,
-  now: Date,
 ) {
   const rows = [
     ...seedReviews.map((review) => ({ ...review, status: 'approved' as const, moderation: null })),
@@ -292,7 +303,7 @@ async function insertReviews(
       updatedAt: createdAt,
     };
   });
-  for (let i = 0; i < rows.length; i += 100) await tx.insert(t.reviews).values(rows.slice(i, i + 100));
+  await insertInBatches(tx, t.reviews, rows);
 }
 
 type OrderStats = { sessionsByDay: Map<number, string[]>; welcomeUses: number; calmUses: number };
@@ -306,12 +317,9 @@ type PlannedOrder = {
 };
 
 async function insertOrders(
-  tx: Tx,
-  random: Random,
+  { tx, random, daysAgo, now }: SeedContext,
   products: Map<string, SeededProduct>,
   customers: Map<string, Customer>,
-  daysAgo: (days: number, hours?: number) => Date,
-  now: Date,
 ): Promise<OrderStats> {
   const catalogue = [...products.values()];
   const weighted = catalogue.flatMap((product) => Array.from({ length: product.seed.popularity }, () => product));
@@ -503,11 +511,10 @@ async function insertOrders(
     }
   });
 
-  for (let i = 0; i < orders.length; i += 300) await tx.insert(t.orders).values(orders.slice(i, i + 300));
-  for (let i = 0; i < items.length; i += 500) await tx.insert(t.orderItems).values(items.slice(i, i + 500));
-  for (let i = 0; i < payments.length; i += 300) await tx.insert(t.payments).values(payments.slice(i, i + 300));
-  for (let i = 0; i < conversions.length; i += 500)
-    await tx.insert(t.conversions).values(conversions.slice(i, i + 500));
+  await insertInBatches(tx, t.orders, orders, 300);
+  await insertInBatches(tx, t.orderItems, items);
+  await insertInBatches(tx, t.payments, payments, 300);
+  await insertInBatches(tx, t.conversions, conversions);
   for (const [productId, quantity] of sold) {
     await tx.update(t.products).set({ sales: quantity }).where(eq(t.products.id, productId));
   }
@@ -515,11 +522,9 @@ async function insertOrders(
 }
 
 async function insertSales(
-  tx: Tx,
-  random: Random,
+  { tx, random, daysAgo }: SeedContext,
   products: Map<string, SeededProduct>,
   categoryIds: Map<string, string>,
-  daysAgo: (days: number, hours?: number) => Date,
   stats: OrderStats,
 ) {
   const fountain = products.get('desktop-fountain') as SeededProduct;
@@ -581,12 +586,7 @@ async function insertSales(
   ]);
 }
 
-async function insertNewsletter(
-  tx: Tx,
-  random: Random,
-  customers: Map<string, Customer>,
-  daysAgo: (days: number, hours?: number) => Date,
-) {
+async function insertNewsletter({ tx, random, daysAgo }: SeedContext, customers: Map<string, Customer>) {
   const chosen = random.shuffle([...customers.values()]).slice(0, 14);
   const lastIssue = daysAgo(20, 15);
   await tx.insert(t.newsletterSubscribers).values(
@@ -616,11 +616,9 @@ async function insertNewsletter(
 
 /** Visits for the dashboard: sessions a day, each a few pages; the buyers' sessions end at /success. */
 async function insertPageViews(
-  tx: Tx,
-  random: Random,
+  { tx, random, daysAgo }: SeedContext,
   products: Map<string, SeededProduct>,
   buyerSessions: Map<number, string[]>,
-  daysAgo: (days: number, hours?: number) => Date,
 ) {
   const slugs = [...products.keys()];
   const landing: string[] = landingPaths.flatMap((entry) => Array.from({ length: entry.weight }, () => entry.path));
@@ -646,5 +644,5 @@ async function insertPageViews(
       }
     }
   }
-  for (let i = 0; i < rows.length; i += 1000) await tx.insert(t.pageViews).values(rows.slice(i, i + 1000));
+  await insertInBatches(tx, t.pageViews, rows, 1000);
 }
