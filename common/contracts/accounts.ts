@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The four admin permissions of the back office (the owner has them all). */
 export const adminPermissionNames = ['uploadProducts', 'downloadXlsx', 'manageUsers', 'manageNewsletters'] as const;
@@ -33,7 +33,7 @@ export const getMe = { method: 'GET', path: '/api/auth/me', response: Me } as co
 export const CsrfToken = z.object({
   token: z.string(),
   /** Seconds until the token expires. */
-  expiresIn: z.number().int().positive(),
+  expiresIn: z.int().check(z.positive()),
 });
 export type CsrfToken = z.infer<typeof CsrfToken>;
 

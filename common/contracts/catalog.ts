@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { MAX_PAGE_LIMIT } from '../constants.ts';
 
 export const productStatuses = ['active', 'inactive', 'draft'] as const;
@@ -10,10 +10,10 @@ export const SkuVariant = z.object({
   name: z.string(),
   label: z.string(),
   /** Integer cents. */
-  price: z.number().int(),
-  salePrice: z.number().int().nullable(),
-  stock: z.number().int(),
-  image: z.string().nullable(),
+  price: z.int(),
+  salePrice: z.nullable(z.int()),
+  stock: z.int(),
+  image: z.nullable(z.string()),
   images: z.array(z.string()),
   isActive: z.boolean(),
 });
@@ -25,8 +25,8 @@ export const Product = z.object({
   title: z.string(),
   description: z.string(),
   /** Integer cents. */
-  price: z.number().int(),
-  salePrice: z.number().int().nullable(),
+  price: z.int(),
+  salePrice: z.nullable(z.int()),
   images: z.array(z.string()),
   features: z.array(z.string()),
   specifications: z.record(z.string(), z.string()),
@@ -35,45 +35,43 @@ export const Product = z.object({
   categories: z.array(z.string()),
   variantLabel: z.string(),
   skuVariants: z.array(SkuVariant),
-  skuImagePosition: z.number().int().nullable(),
-  stock: z.number().int(),
+  skuImagePosition: z.nullable(z.int()),
+  stock: z.int(),
   status: ProductStatus,
-  aliId: z.string().nullable(),
+  aliId: z.nullable(z.string()),
   createdAt: z.string(),
 });
 export type Product = z.infer<typeof Product>;
 
-export const Pagination = z.object({
-  page: z.number().int(),
-  pages: z.number().int(),
-  total: z.number().int(),
-  limit: z.number().int(),
-});
+export const Pagination = z.object({ page: z.int(), pages: z.int(), total: z.int(), limit: z.int() });
 export type Pagination = z.infer<typeof Pagination>;
 
 export const ProductList = z.object({ products: z.array(Product), pagination: Pagination });
 export type ProductList = z.infer<typeof ProductList>;
 
-export const Category = z.object({ name: z.string(), slug: z.string(), productCount: z.number().int() });
+export const Category = z.object({ name: z.string(), slug: z.string(), productCount: z.int() });
 export type Category = z.infer<typeof Category>;
 
 /** page and limit of every public list; a bad value is refused, naming the field. */
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(24),
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 1),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_PAGE_LIMIT)), 24),
 });
+
+/** A trimmed, non-empty text of at most `max` characters. */
+const text = (max: number) => z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max));
 
 export const listProducts = {
   method: 'GET',
   path: '/api/products',
-  query: PageQuery.extend({ category: z.string().trim().min(1).max(100).optional() }),
+  query: z.extend(PageQuery, { category: z.optional(text(100)) }),
   response: ProductList,
 } as const;
 
 export const searchProducts = {
   method: 'GET',
   path: '/api/products/search/:term',
-  params: z.object({ term: z.string().trim().min(1, 'must not be empty').max(100) }),
+  params: z.object({ term: text(100) }),
   query: PageQuery,
   response: ProductList,
 } as const;
@@ -81,14 +79,14 @@ export const searchProducts = {
 export const getProduct = {
   method: 'GET',
   path: '/api/products/:id',
-  params: z.object({ id: z.string().trim().min(1).max(200) }),
+  params: z.object({ id: text(200) }),
   response: Product,
 } as const;
 
 export const getProductById = {
   method: 'GET',
   path: '/api/products/by-id/:id',
-  params: z.object({ id: z.string().trim().min(1).max(200) }),
+  params: z.object({ id: text(200) }),
   response: Product,
 } as const;
 

@@ -1,13 +1,13 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The server's price breakdown of a cart, all integer cents. */
 export const PaymentBreakdown = z.object({
-  subtotal: z.number().int(),
-  discount: z.number().int(),
-  shipping: z.number().int().nullable(),
-  tax: z.number().int(),
-  processingFee: z.number().int(),
-  total: z.number().int(),
+  subtotal: z.int(),
+  discount: z.int(),
+  shipping: z.nullable(z.int()),
+  tax: z.int(),
+  processingFee: z.int(),
+  total: z.int(),
   currency: z.literal('USD'),
 });
 export type PaymentBreakdown = z.infer<typeof PaymentBreakdown>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The one error body of the API. `error` is a sentence a person can read (the storefront shows
@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const ApiError = z.object({
   error: z.string(),
   code: z.string(),
-  field: z.string().optional(),
-  issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  field: z.optional(z.string()),
+  issues: z.optional(z.array(z.object({ field: z.string(), message: z.string() }))),
 });
 export type ApiError = z.infer<typeof ApiError>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const saleTypes = ['global', 'category', 'product', 'sku'] as const;
 export const SaleType = z.enum(saleTypes);

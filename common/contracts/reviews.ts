@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The review overview of a product (spec: "AI analysis"). */
 export const ReviewAnalysis = z.object({
   /** Share of public reviews rated 4 stars or more, as a whole percent. */
-  recommendationScore: z.number().int().min(0).max(100),
+  recommendationScore: z.int().check(z.gte(0), z.lte(100)),
   overallSentiment: z.enum(['positive', 'negative', 'neutral']),
   summary: z.string(),
   commonPraises: z.array(z.string()),

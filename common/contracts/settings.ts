@@ -1,40 +1,43 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+
+/** An integer setting within bounds; an out-of-range stored value falls back to the default. */
+const limit = (min: number, max: number, fallback: number) =>
+  z._default(z.catch(z.int().check(z.gte(min), z.lte(max)), fallback), fallback);
+
+const text = (max: number, fallback: string) =>
+  z._default(z.string().check(z.trim(), z.minLength(1), z.maxLength(max)), fallback);
 
 /**
  * System settings of the back office, with their defaults. Rate limits are per minute and per
  * client; out-of-range values fall back to the defaults (spec: back office section 5).
  */
 export const SystemSettings = z.object({
-  siteName: z.string().trim().min(1).max(100).default('Stillwater'),
-  siteDescription: z
-    .string()
-    .trim()
-    .max(300)
-    .default('Calming home and desk goods: tabletop fountains, soft lighting, aromatherapy and gifts.'),
-  contactEmail: z.email().default('hello@stillwater.shop'),
-  supportEmail: z.email().default('support@stillwater.shop'),
-  socialUrl: z.url({ protocol: /^https$/ }).default('https://www.tiktok.com/@stillwater.shop'),
-  maintenanceMode: z.boolean().default(false),
-  allowRegistration: z.boolean().default(true),
-  requireEmailVerification: z.boolean().default(false),
-  maxOrdersPerUser: z.number().int().min(1).max(1000).default(10),
-  autoApproveReviews: z.boolean().default(true),
-  enableNewsletter: z.boolean().default(true),
-  generalRateLimit: z.number().int().min(1).max(1000).catch(100).default(100),
-  adminRateLimit: z.number().int().min(1).max(500).catch(50).default(50),
-  strictRateLimit: z.number().int().min(1).max(100).catch(10).default(10),
+  siteName: text(100, 'Stillwater'),
+  siteDescription: text(300, 'Calming home and desk goods: tabletop fountains, soft lighting, aromatherapy and gifts.'),
+  contactEmail: z._default(z.email(), 'hello@stillwater.shop'),
+  supportEmail: z._default(z.email(), 'support@stillwater.shop'),
+  socialUrl: z._default(z.url({ protocol: /^https$/ }), 'https://www.tiktok.com/@stillwater.shop'),
+  maintenanceMode: z._default(z.boolean(), false),
+  allowRegistration: z._default(z.boolean(), true),
+  requireEmailVerification: z._default(z.boolean(), false),
+  maxOrdersPerUser: z._default(z.int().check(z.gte(1), z.lte(1000)), 10),
+  autoApproveReviews: z._default(z.boolean(), true),
+  enableNewsletter: z._default(z.boolean(), true),
+  generalRateLimit: limit(1, 1000, 100),
+  adminRateLimit: limit(1, 500, 50),
+  strictRateLimit: limit(1, 100, 10),
   /** Flat US shipping rate and the subtotal from which shipping is free, integer cents. */
-  shippingRate: z.number().int().min(0).default(499),
-  freeShippingThreshold: z.number().int().min(0).default(5000),
+  shippingRate: z._default(z.int().check(z.gte(0)), 499),
+  freeShippingThreshold: z._default(z.int().check(z.gte(0)), 5000),
   /** Card processing fee passed to the shopper, in basis points of the total (0 = none). */
-  processingFeeBasisPoints: z.number().int().min(0).max(1000).default(0),
+  processingFeeBasisPoints: z._default(z.int().check(z.gte(0), z.lte(1000)), 0),
 });
 export type SystemSettings = z.infer<typeof SystemSettings>;
 
 export const defaultSettings: SystemSettings = SystemSettings.parse({});
 
 /** What the storefront shows of the settings: no secrets, no limits. */
-export const PublicSettings = SystemSettings.pick({
+export const PublicSettings = z.pick(SystemSettings, {
   siteName: true,
   siteDescription: true,
   supportEmail: true,

@@ -111,6 +111,20 @@ describe('error format', () => {
   });
 });
 
+describe('API documentation', () => {
+  test('the OpenAPI document describes the routes from their zod schemas', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toMatch(/^3\./);
+    const listing = document.paths['/api/products'].get;
+    expect(listing.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['page', 'limit', 'category']),
+    );
+    expect(document.paths['/api/products/{id}']).toBeDefined();
+  });
+});
+
 describe('health', () => {
   test('liveness and readiness', async () => {
     expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });

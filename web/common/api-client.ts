@@ -1,21 +1,21 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ApiError } from '#common/contracts/errors.ts';
 
 /** An endpoint of common/contracts: method, path with :params, and zod schemas of its parts. */
 export type Endpoint = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  response: z.ZodType;
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
+  response: z.ZodMiniType;
 };
 
-type Input<E extends Endpoint> = (E['params'] extends z.ZodType
+type Input<E extends Endpoint> = (E['params'] extends z.ZodMiniType
   ? { params: z.input<E['params']> }
   : { params?: never }) &
-  (E['query'] extends z.ZodType ? { query?: Partial<z.input<E['query']>> } : { query?: never }) &
-  (E['body'] extends z.ZodType ? { body: z.input<E['body']> } : { body?: never });
+  (E['query'] extends z.ZodMiniType ? { query?: Partial<z.input<E['query']>> } : { query?: never }) &
+  (E['body'] extends z.ZodMiniType ? { body: z.input<E['body']> } : { body?: never });
 
 /** How a request reaches the API: fetch in the browser, in-process injection during server rendering. */
 export type Transport = (request: {
