@@ -22,13 +22,19 @@ import { accountsRoutes } from '#server/features/accounts/accounts.routes.ts';
 import { createAccountsService } from '#server/features/accounts/accounts.service.ts';
 import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
+import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
+import { createMarketingService } from '#server/features/marketing/marketing.service.ts';
+import { reviewsRoutes } from '#server/features/reviews/reviews.routes.ts';
+import { createReviewsService } from '#server/features/reviews/reviews.service.ts';
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts';
 import { createSettingsService } from '#server/features/settings/settings.service.ts';
 import { createCsrfProtection } from '#server/http/csrf.ts';
 import { handleError, sendError } from '#server/http/errors.ts';
 import { healthRoutes } from '#server/http/health.routes.ts';
 import { mediaRoutes } from '#server/http/media.routes.ts';
+import { createPublicCache } from '#server/http/public-cache.ts';
 import { contentSecurityPolicy } from '#server/http/security.ts';
+import { seoRoutes } from '#server/http/seo.routes.ts';
 import { resolveSessions } from '#server/http/session.ts';
 import { mountWeb, type WebMode } from '#server/http/web.ts';
 
@@ -62,7 +68,10 @@ export async function buildApp(deps: AppDeps) {
     logger: deps.logger ?? { level: config.logLevel },
     logController: new LogController({
       disableRequestLogging: (request) =>
-        isInternal(request) || request.url === '/healthz' || request.url === '/readyz',
+        isInternal(request) ||
+        config.rateLimitAllowList.includes(request.ip) ||
+        request.url === '/healthz' ||
+        request.url === '/readyz',
     }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -78,6 +87,10 @@ export async function buildApp(deps: AppDeps) {
   await settings.load();
   const accounts = createAccountsService({ db });
   const catalog = createCatalogService({ db });
+  const reviews = createReviewsService({ db });
+  const marketing = createMarketingService({ db });
+  // Hot public reads; catalogue, review and sale writes call cache.invalidate().
+  const cache = createPublicCache();
   const csrf = createCsrfProtection({ signingKey: deps.signingKey, secureCookies });
 
   await app.register(fastifyCookie);
@@ -121,13 +134,16 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(healthRoutes, { db });
   await app.register(mediaRoutes, { storage });
+  await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
 
   await app.register(async (api) => {
     csrf.protect(api);
     resolveSessions(api, accounts);
     await api.register(accountsRoutes, { csrf, accounts });
     await api.register(settingsRoutes, { settings });
-    await api.register(catalogRoutes, { catalog });
+    await api.register(catalogRoutes, { catalog, cache });
+    await api.register(reviewsRoutes, { reviews, cache });
+    await api.register(marketingRoutes, { marketing, cache });
     api.all('/api/*', async (_request, reply) => sendError(reply, 404, { error: 'Not found', code: 'not_found' }));
   });
 
@@ -136,6 +152,7 @@ export async function buildApp(deps: AppDeps) {
   if (deps.web) {
     await mountWeb(app, {
       mode: deps.web,
+      publicUrl: config.publicUrl,
       async internalFetch({ method, url, cookie, body }) {
         const response = await app.inject({
           method: method as 'GET',

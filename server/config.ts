@@ -26,6 +26,11 @@ const Env = z.object({
   OWNER_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   // Set to true behind a reverse proxy or load balancer, so client addresses come from X-Forwarded-For.
   TRUST_PROXY: z.enum(['true', 'false']).optional(),
+  // Client addresses never rate limited (monitoring, internal services), comma-separated.
+  RATE_LIMIT_ALLOW_LIST: z
+    .string()
+    .regex(/^[0-9a-fA-F:.]+(,[0-9a-fA-F:.]+)*$/, 'must be IP addresses separated by commas')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   // Seed the demo catalogue into an empty database (default: on, except production on DATABASE_URL).
   SEED_DEMO_DATA: z.enum(['true', 'false']).optional(),
@@ -55,6 +60,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? ({ kind: 'postgres', url: e.DATABASE_URL } as const)
       : ({ kind: 'pglite', dir: path.join(dataDir, 'db') } as const),
     trustProxy: e.TRUST_PROXY === 'true',
+    rateLimitAllowList: e.RATE_LIMIT_ALLOW_LIST?.split(',') ?? [],
     redisUrl: e.REDIS_URL ?? null,
     sessionSecret: e.SESSION_SECRET ?? null,
     owner: { email: e.OWNER_EMAIL ?? null, password: e.OWNER_PASSWORD ?? null },

@@ -6,7 +6,7 @@
 import * as build from 'virtual:react-router/server-build';
 import { createRequestHandler, RouterContextProvider } from 'react-router';
 import { createApiClient } from '../web/common/api-client.ts';
-import { apiContext, nonceContext } from '../web/context.ts';
+import { apiContext, nonceContext, shopContext } from '../web/context.ts';
 
 /** Runs an API request in-process (Fastify's inject), as the visitor whose cookies are given. */
 export type InternalFetch = (request: {
@@ -16,7 +16,10 @@ export type InternalFetch = (request: {
   body: unknown;
 }) => Promise<{ status: number; statusText: string; body: unknown }>;
 
-export function createPageHandler(internalFetch: InternalFetch, mode: 'production' | 'development') {
+export function createPageHandler(
+  internalFetch: InternalFetch,
+  { mode, publicUrl }: { mode: 'production' | 'development'; publicUrl: string },
+) {
   const handle = createRequestHandler(build, mode);
   return (request: Request, { nonce }: { nonce: string | undefined }) => {
     const cookie = request.headers.get('cookie') ?? undefined;
@@ -24,6 +27,7 @@ export function createPageHandler(internalFetch: InternalFetch, mode: 'productio
     const context = new RouterContextProvider();
     context.set(apiContext, api);
     context.set(nonceContext, nonce);
+    context.set(shopContext, { publicUrl });
     return handle(request, context);
   };
 }

@@ -15,7 +15,8 @@ import { defaultSettings, getPublicSettings, PublicSettings } from '#common/cont
 import type { Route } from './+types/root.ts';
 import appCss from './app.css?url';
 import { useNonce } from './common/nonce.ts';
-import { apiContext } from './context.ts';
+import { apiContext, shopContext } from './context.ts';
+import { StarsSprite } from './storefront/catalog/stars.tsx';
 import { Banner } from './storefront/layout/banner.tsx';
 import { Footer } from './storefront/layout/footer.tsx';
 import { Header } from './storefront/layout/header.tsx';
@@ -32,7 +33,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     api.call(listCategories),
     api.call(getPublicSettings),
   ]);
-  return { user: me.authenticated ? me.user : null, categories, settings };
+  return { user: me.authenticated ? me.user : null, categories, settings, origin: context.get(shopContext).publicUrl };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -47,6 +48,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col font-sans antialiased">
+        <StarsSprite />
         {children}
         <Scripts nonce={nonce} />
       </body>

@@ -3,6 +3,8 @@ import { index, type RouteConfig, route } from '@react-router/dev/routes';
 export default [
   index('routes/home.tsx'),
   route('products', 'routes/products.tsx'),
+  route('product', 'routes/product.tsx', { id: 'default-product' }),
+  route('product/:slug', 'routes/product.tsx', { id: 'product' }),
   route('privacy', 'routes/privacy.tsx'),
   route('returns', 'routes/returns.tsx'),
   route('conditions', 'routes/terms.tsx', { id: 'conditions' }),

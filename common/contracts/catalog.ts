@@ -39,6 +39,8 @@ export const Product = z.object({
   stock: z.int(),
   status: ProductStatus,
   aliId: z.nullable(z.string()),
+  /** Average and count of the public reviews (not in the spec's list: the listing shows them). */
+  rating: z.object({ average: z.number(), count: z.int() }),
   createdAt: z.string(),
 });
 export type Product = z.infer<typeof Product>;

@@ -11,3 +11,84 @@ export const ReviewAnalysis = z.object({
   keyInsights: z.array(z.string()),
 });
 export type ReviewAnalysis = z.infer<typeof ReviewAnalysis>;
+
+export const moderationStatuses = ['pending', 'approved', 'rejected', 'flagged'] as const;
+
+export const Review = z.object({
+  /** 16 hex characters. */
+  id: z.string(),
+  /** The product's slug. */
+  productId: z.string(),
+  /** 1.0 to 5.0 in steps of 0.1. */
+  rating: z.number(),
+  title: z.string(),
+  content: z.string(),
+  verified: z.boolean(),
+  /** How many shoppers found it helpful. */
+  helpful: z.int(),
+  createdAt: z.string(),
+  customerName: z.string(),
+  /** Written by the signed-in user (who may edit or delete it). */
+  isOwn: z.boolean(),
+  /** Only reviews that are not public yet (seen by their author) are other than 'approved'. */
+  status: z.enum(moderationStatuses),
+});
+export type Review = z.infer<typeof Review>;
+
+export const RatingSummary = z.object({
+  /** Average of the public reviews, to two decimals; 0 without reviews. */
+  averageRating: z.number(),
+  totalReviews: z.int(),
+  /** How many public reviews count in each star (a rating counts in its rounded star). */
+  ratingBreakdown: z.object({ 1: z.int(), 2: z.int(), 3: z.int(), 4: z.int(), 5: z.int() }),
+});
+export type RatingSummary = z.infer<typeof RatingSummary>;
+
+const productKey = z.object({ id: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)) });
+const star = z.coerce.number().check(z.gte(1), z.lte(5));
+
+export const reviewSorts = ['createdAt', 'rating', 'helpful', 'helpfulCount'] as const;
+
+/** A comma list of whole stars, e.g. "4,5". */
+const starList = z.pipe(
+  z.string().check(z.regex(/^[1-5](,[1-5])*$/, 'must be a comma list of stars from 1 to 5')),
+  z.transform((value) => [...new Set(value.split(',').map(Number))]),
+);
+
+export const listProductReviews = {
+  method: 'GET',
+  path: '/api/reviews/product/:id',
+  params: productKey,
+  query: z.object({
+    page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 1),
+    limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 40),
+    sortBy: z._default(z.enum(reviewSorts), 'createdAt'),
+    order: z._default(z.enum(['asc', 'desc']), 'desc'),
+    minRating: z.optional(star),
+    maxRating: z.optional(star),
+    ratings: z.optional(starList),
+    /** A review to show first (e.g. from a shared link): 16 hex characters. */
+    priorityReviewId: z.optional(z.string().check(z.regex(/^[0-9a-f]{16}$/, 'must be 16 hex characters'))),
+    /** A cache-buster some clients send; ignored. */
+    t: z.optional(z.string()),
+  }),
+  response: z.object({
+    reviews: z.array(Review),
+    pagination: z.object({ page: z.int(), pages: z.int(), total: z.int(), limit: z.int() }),
+  }),
+} as const;
+
+export const getRatingSummary = {
+  method: 'GET',
+  path: '/api/reviews/rating/:id',
+  params: productKey,
+  query: z.object({ t: z.optional(z.string()) }),
+  response: RatingSummary,
+} as const;
+
+export const getReviewAnalysis = {
+  method: 'GET',
+  path: '/api/reviews/ai-analysis/:id',
+  params: productKey,
+  response: ReviewAnalysis,
+} as const;

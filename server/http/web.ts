@@ -25,7 +25,7 @@ declare module 'fastify' {
  */
 export async function mountWeb(
   app: FastifyInstance,
-  { mode, internalFetch }: { mode: WebMode; internalFetch: InternalFetch },
+  { mode, internalFetch, publicUrl }: { mode: WebMode; internalFetch: InternalFetch; publicUrl: string },
 ) {
   let getHandler: () => Promise<PageHandler>;
 
@@ -46,7 +46,7 @@ export async function mountWeb(
       },
     });
     const entry = (await import(serverBuildFile)) as typeof import('../react-router-entry.ts');
-    const handler = entry.createPageHandler(internalFetch, mode);
+    const handler = entry.createPageHandler(internalFetch, { mode, publicUrl });
     getHandler = async () => handler;
   } else {
     const [{ createServer }, { default: middie }] = await Promise.all([import('vite'), import('@fastify/middie')]);
@@ -62,7 +62,7 @@ export async function mountWeb(
       const entry = (await ssr.runner.import(
         '/server/react-router-entry.ts',
       )) as typeof import('../react-router-entry.ts');
-      return entry.createPageHandler(internalFetch, mode);
+      return entry.createPageHandler(internalFetch, { mode, publicUrl });
     };
   }
 

@@ -1,14 +1,28 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getProduct, getProductById, listCategories, listProducts, searchProducts } from '#common/contracts/catalog.ts';
+import type { PublicCache } from '#server/http/public-cache.ts';
 import type { CatalogService } from './catalog.service.ts';
 
-export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> = async (app, { catalog }) => {
+/** Public catalogue reads: cached in memory, with ETag and Cache-Control (see PublicCache). */
+export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; cache: PublicCache }> = async (
+  app,
+  { catalog, cache },
+) => {
   const tags = ['catalog'];
+  const maxAge = 60;
 
   app.get(
     listProducts.path,
     { schema: { tags, querystring: listProducts.query, response: { 200: listProducts.response } } },
-    (request) => catalog.listProducts(request.query),
+    (request, reply) => {
+      const { page, limit, category } = request.query;
+      return cache.respond(request, reply, {
+        key: `products:${page}:${limit}:${category?.toLowerCase() ?? ''}`,
+        schema: listProducts.response,
+        maxAge,
+        load: () => catalog.listProducts(request.query),
+      });
+    },
   );
 
   app.get(
@@ -21,22 +35,38 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         response: { 200: searchProducts.response },
       },
     },
-    (request) => catalog.searchProducts(request.params.term, request.query),
+    (request, reply) => {
+      const { page, limit } = request.query;
+      const term = request.params.term.toLowerCase();
+      return cache.respond(request, reply, {
+        key: `search:${term}:${page}:${limit}`,
+        schema: searchProducts.response,
+        maxAge,
+        load: () => catalog.searchProducts(term, request.query),
+      });
+    },
   );
 
-  app.get(
-    getProductById.path,
-    { schema: { tags, params: getProductById.params, response: { 200: getProductById.response } } },
-    (request) => catalog.getProduct(request.params.id),
-  );
+  for (const endpoint of [getProductById, getProduct]) {
+    app.get(
+      endpoint.path,
+      { schema: { tags, params: endpoint.params, response: { 200: endpoint.response } } },
+      (request, reply) =>
+        cache.respond(request, reply, {
+          key: `product:${request.params.id}`,
+          schema: endpoint.response,
+          maxAge,
+          load: () => catalog.getProduct(request.params.id),
+        }),
+    );
+  }
 
-  app.get(
-    getProduct.path,
-    { schema: { tags, params: getProduct.params, response: { 200: getProduct.response } } },
-    (request) => catalog.getProduct(request.params.id),
+  app.get(listCategories.path, { schema: { tags, response: { 200: listCategories.response } } }, (request, reply) =>
+    cache.respond(request, reply, {
+      key: 'categories',
+      schema: listCategories.response,
+      maxAge: 300,
+      load: async () => ({ categories: await catalog.listCategories() }),
+    }),
   );
-
-  app.get(listCategories.path, { schema: { tags, response: { 200: listCategories.response } } }, async () => ({
-    categories: await catalog.listCategories(),
-  }));
 };

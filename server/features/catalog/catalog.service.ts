@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Category, Pagination, Product, ProductList } from '#common/contracts/catalog.ts';
 import type { Db } from '#server/db/client.ts';
+import { reviews } from '#server/features/reviews/reviews.tables.ts';
 import { notFound } from '#server/http/errors.ts';
 import { categories, productCategories, productImages, products, skuVariants } from './catalog.tables.ts';
 
@@ -19,7 +20,7 @@ export function createCatalogService({ db }: { db: Db }) {
   async function hydrate(rows: ProductRow[]): Promise<Product[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
-    const [images, variants, names] = await Promise.all([
+    const [images, variants, names, ratings] = await Promise.all([
       db
         .select({ productId: productImages.productId, url: productImages.url })
         .from(productImages)
@@ -32,7 +33,19 @@ export function createCatalogService({ db }: { db: Db }) {
         .innerJoin(categories, eq(categories.id, productCategories.categoryId))
         .where(inArray(productCategories.productId, ids))
         .orderBy(asc(productCategories.position)),
+      db
+        .select({
+          productId: reviews.productId,
+          average: sql<string>`avg(${reviews.rating})`,
+          count: sql<number>`count(*)::int`,
+        })
+        .from(reviews)
+        .where(and(inArray(reviews.productId, ids), eq(reviews.moderationStatus, 'approved')))
+        .groupBy(reviews.productId),
     ]);
+    const ratingOf = new Map(
+      ratings.map((r) => [r.productId, { average: Math.round(Number(r.average) * 100) / 100, count: r.count }]),
+    );
     const byProduct = <T extends { productId: string }>(list: T[]) => {
       const map = new Map<string, T[]>();
       for (const item of list) map.set(item.productId, [...(map.get(item.productId) ?? []), item]);
@@ -70,6 +83,7 @@ export function createCatalogService({ db }: { db: Db }) {
       stock: row.stock,
       status: row.status,
       aliId: row.aliId,
+      rating: ratingOf.get(row.id) ?? { average: 0, count: 0 },
       createdAt: row.createdAt.toISOString(),
     }));
   }

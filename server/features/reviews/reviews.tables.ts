@@ -76,6 +76,8 @@ export const reviewAnalyses = pgTable('review_analyses', {
   analysis: jsonb().$type<ReviewAnalysis>().notNull(),
   /** How many public reviews the analysis was computed from. */
   reviewCount: integer().notNull(),
+  /** Count and last change of the public reviews it was computed from; a different one means stale. */
+  fingerprint: text().notNull(),
   /** Which analyser produced it: the built-in one or an AI model's name. */
   source: text().notNull(),
   computedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { addCartItem } from './cart-items.ts';
 
 /** A line of the cart kept in the browser (spec: the cart works in dollars). */
 export type CartItem = {
@@ -42,6 +43,11 @@ function subscribe(listener: () => void) {
     listeners.delete(listener);
     window.removeEventListener('storage', onStorage);
   };
+}
+
+/** Puts an item in the cart kept in this browser; the header badge follows. */
+export function addToCart(item: CartItem): void {
+  writeCart(addCartItem(readCart(), item));
 }
 
 const countItems = () =>

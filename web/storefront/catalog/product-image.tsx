@@ -10,6 +10,7 @@ export function ProductImage({
   height = 800,
   priority = false,
   className,
+  style,
 }: {
   src: string | undefined;
   alt: string;
@@ -18,6 +19,7 @@ export function ProductImage({
   height?: number;
   priority?: boolean;
   className?: string;
+  style?: React.CSSProperties;
 }) {
   const [failed, setFailed] = useState(false);
   const url = !src || failed ? PLACEHOLDER_IMAGE : src;
@@ -34,6 +36,7 @@ export function ProductImage({
       decoding="async"
       onError={() => setFailed(true)}
       className={className}
+      style={style}
     />
   );
 }

@@ -1,0 +1,61 @@
+/**
+ * The child processes of the benchmark (the shop, the bare Fastify baseline). Each is started
+ * in its own process group and remembered, so an interrupted run still stops what it started.
+ */
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+
+const running = new Set<ChildProcess>();
+
+/** Starts a Node script (on this same Node 24) from the repository's root. */
+export function startNodeScript(
+  script: string,
+  { env = process.env, stdout = 'inherit' }: { env?: NodeJS.ProcessEnv; stdout?: 'inherit' | 'pipe' } = {},
+): ChildProcess {
+  const options: SpawnOptions = { cwd: root, env, stdio: ['ignore', stdout, 'inherit'], detached: true };
+  const child = spawn(process.execPath, [script], options);
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+export function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+/** SIGTERM, then SIGKILL to the child's whole group if it has not exited after the grace period. */
+export async function stopProcess(child: ChildProcess, graceMs = 15_000): Promise<void> {
+  if (hasExited(child)) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const stopped = await Promise.race([exited.then(() => true), delay(graceMs).then(() => false)]);
+  if (stopped || child.pid === undefined) return;
+  process.stderr.write(`bench: process ${child.pid} ignored SIGTERM; killing its group\n`);
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone between the check and the kill.
+  }
+  await exited;
+}
+
+export async function stopAllProcesses(): Promise<void> {
+  await Promise.all([...running].map((child) => stopProcess(child)));
+}
+
+/** A TCP port nothing listens on right now (the OS picks it). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (!address || typeof address === 'string') throw new Error('could not find a free port');
+  return address.port;
+}

@@ -1,0 +1,295 @@
+/** The benchmark's targets (from the issues), its summary tables and its JSON record. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FirstLoadJs } from './first-load-js.ts';
+import type { PageLighthouse } from './lighthouse.ts';
+import type { LoadResult, LoadSettings } from './load.ts';
+import { root } from './processes.ts';
+
+export const resultsFile = path.join(root, 'scripts/bench/results/latest.json');
+
+export type StageError = { stage: string; message: string };
+export type EndpointLoad = LoadResult & { ratioToBare: number | null };
+
+export type BenchResults = {
+  timestamp: string;
+  durationSeconds: number;
+  machine: Record<string, unknown>;
+  git: { commit: string | null; uncommittedChanges: boolean | null };
+  settings: { pages: string[]; lighthouseRuns: number; load: LoadSettings };
+  firstLoadJs: FirstLoadJs[];
+  lighthouse: PageLighthouse[];
+  load: { bare: LoadResult | null; endpoints: EndpointLoad[] };
+  errors: StageError[];
+};
+
+export type Target = { name: string; goal: string; actual: string; met: boolean };
+
+export const goals = {
+  performance: 95,
+  accessibility: 100,
+  seo: 100,
+  /** Exclusive. */
+  cls: 0.05,
+  /** Bytes (kB = 1000 B), of the product page. */
+  firstLoadJsGzip: 130_000,
+  /** Of the bare route's requests per second. */
+  throughputRatio: 0.4,
+  /** Exclusive. */
+  p99Ms: 25,
+};
+
+export function evaluateTargets(results: BenchResults, productPage: string, apiNames: string[]): Target[] {
+  return [
+    ...results.settings.pages.flatMap((page) => lighthouseTargets(page, findPage(results.lighthouse, page))),
+    ...results.settings.pages.flatMap((page) =>
+      firstLoadTargets(page, findPage(results.firstLoadJs, page), productPage),
+    ),
+    ...apiNames.flatMap((name) =>
+      loadTargets(
+        name,
+        results.load.endpoints.find((endpoint) => endpoint.name === name),
+      ),
+    ),
+    ...results.errors.map((error) => ({
+      name: `stage: ${error.stage}`,
+      goal: 'runs',
+      actual: `failed: ${error.message}`,
+      met: false,
+    })),
+  ];
+}
+
+function findPage<T extends { path: string }>(items: T[], page: string): T | undefined {
+  return items.find((item) => item.path === page);
+}
+
+function atLeast(name: string, value: number | null | undefined, goal: number, unit = ''): Target {
+  const actual = value === null || value === undefined ? 'not measured' : `${value}${unit}`;
+  return { name, goal: `≥ ${goal}${unit}`, actual, met: typeof value === 'number' && value >= goal };
+}
+
+function below(name: string, value: number | null | undefined, goal: number, format: (n: number) => string): Target {
+  const actual = typeof value === 'number' ? format(value) : 'not measured';
+  return { name, goal: `< ${format(goal)}`, actual, met: typeof value === 'number' && value < goal };
+}
+
+function lighthouseTargets(page: string, result: PageLighthouse | undefined): Target[] {
+  const scores = result?.median.scores;
+  return [
+    atLeast(`${page} Lighthouse performance`, scores?.performance, goals.performance),
+    atLeast(`${page} Lighthouse accessibility`, scores?.accessibility, goals.accessibility),
+    atLeast(`${page} Lighthouse SEO`, scores?.seo, goals.seo),
+    below(`${page} CLS`, result?.median.cls, goals.cls, (value) => value.toFixed(3)),
+  ];
+}
+
+function firstLoadTargets(page: string, result: FirstLoadJs | undefined, productPage: string): Target[] {
+  const targets: Target[] = [];
+  if (page === productPage) {
+    const gzip = result?.total.gzipBytes;
+    targets.push({
+      name: `${page} first-load JS (gzip)`,
+      goal: `≤ ${kB(goals.firstLoadJsGzip)}`,
+      actual: typeof gzip === 'number' ? `${kB(gzip)} (${kiB(gzip)})` : 'not measured',
+      met: typeof gzip === 'number' && gzip <= goals.firstLoadJsGzip,
+    });
+  }
+  targets.push({
+    name: `${page} loads no admin code`,
+    goal: 'no admin route or chunk',
+    actual: result ? result.admin.findings.join('; ') || 'none' : 'not measured',
+    met: result !== undefined && result.admin.findings.length === 0,
+  });
+  targets.push({
+    name: `${page} HTML compressed`,
+    goal: 'br / gzip when asked',
+    actual: result ? `${result.html.brotli.encoding} / ${result.html.gzip.encoding}` : 'not measured',
+    met: result?.html.compressed ?? false,
+  });
+  return targets;
+}
+
+function loadTargets(name: string, result: EndpointLoad | undefined): Target[] {
+  const failed = result ? result.non2xx + result.errors + result.timeouts : null;
+  return [
+    {
+      name: `${name} throughput vs bare Fastify`,
+      goal: `≥ ${goals.throughputRatio * 100}%`,
+      actual: typeof result?.ratioToBare === 'number' ? percent(result.ratioToBare) : 'not measured',
+      met: typeof result?.ratioToBare === 'number' && result.ratioToBare >= goals.throughputRatio,
+    },
+    below(`${name} p99 latency`, result?.latencyP99Ms, goals.p99Ms, (value) => `${value} ms`),
+    {
+      name: `${name} answers 2xx under load`,
+      goal: 'no error, timeout or non-2xx',
+      actual: failed === null ? 'not measured' : `${failed} of ${result?.requests ?? 0}`,
+      met: failed === 0,
+    },
+  ];
+}
+
+export function kB(bytes: number): string {
+  return `${(bytes / 1000).toFixed(1)} kB`;
+}
+
+export function kiB(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+function percent(ratio: number): string {
+  return `${(ratio * 100).toFixed(1)}%`;
+}
+
+function ms(value: number | null): string {
+  if (value === null) return '–';
+  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
+}
+
+function cell(value: number | string | null | undefined): string {
+  return value === null || value === undefined ? '–' : String(value);
+}
+
+/** A plain-text table, columns padded to their widest cell. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (row: string[]) =>
+    row
+      .map((value, column) => value.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((width) => '─'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+function lighthouseTable(results: BenchResults): string {
+  const statusOf = (page: string) => findPage(results.firstLoadJs, page)?.status;
+  const rows = results.lighthouse.map((page) => {
+    const { scores, cls, lcpMs, fcpMs, tbtMs, speedIndexMs } = page.median;
+    const seenByLighthouse = [...new Set(page.runs.map((run) => cell(run.status)))].join('/');
+    return [
+      page.path,
+      `${cell(statusOf(page.path))} (LH ${seenByLighthouse})`,
+      `${page.validRuns}/${page.runs.length}`,
+      cell(scores.performance),
+      cell(scores.accessibility),
+      cell(scores['best-practices']),
+      cell(scores.seo),
+      cls === null ? '–' : cls.toFixed(3),
+      ms(lcpMs),
+      ms(fcpMs),
+      ms(tbtMs),
+      ms(speedIndexMs),
+    ];
+  });
+  return table(['page', 'HTTP', 'runs', 'perf', 'a11y', 'best-pr', 'SEO', 'CLS', 'LCP', 'FCP', 'TBT', 'SI'], rows);
+}
+
+function failingAuditsText(results: BenchResults): string {
+  return results.lighthouse
+    .map((page) => {
+      const runs = page.runs.length;
+      const lines = page.failingAudits.map((audit) => {
+        const value = audit.displayValue ? `: ${audit.displayValue}` : '';
+        const head = `    [${audit.categories.join(', ')}] ${audit.title} (${audit.id}, score ${audit.score})${value} — failed in ${audit.failedRuns}/${runs} runs`;
+        return [head, ...audit.examples.map((example) => `        ${example}`)].join('\n');
+      });
+      const warnings = [...new Set(page.runs.flatMap((run) => [...run.runWarnings, run.runtimeError ?? '']))].filter(
+        Boolean,
+      );
+      return [
+        `  ${page.path}`,
+        ...(lines.length > 0 ? lines : ['    (none)']),
+        ...warnings.map((warning) => `    warning: ${warning}`),
+      ].join('\n');
+    })
+    .join('\n');
+}
+
+function firstLoadTable(results: BenchResults): string {
+  const rows = results.firstLoadJs.map((page) => [
+    page.path,
+    String(page.status),
+    String(page.total.files),
+    kB(page.total.rawBytes),
+    `${kB(page.total.gzipBytes)} / ${kiB(page.total.gzipBytes)}`,
+    kB(page.total.gzip9Bytes),
+    kB(page.total.browserBytes),
+    `${page.html.brotli.encoding}/${page.html.gzip.encoding} ${kB(page.html.gzip.bytes)}`,
+    page.admin.findings.length === 0 ? 'none' : `${page.admin.findings.length} finding(s)`,
+  ]);
+  return table(
+    ['page', 'HTTP', 'files', 'raw', 'gzip (as sent)', 'gzip -9', 'br (as sent)', 'HTML br/gzip', 'admin code'],
+    rows,
+  );
+}
+
+function scriptsText(results: BenchResults): string {
+  return results.firstLoadJs
+    .map((page) => {
+      const files = page.scripts.map(
+        (script) =>
+          `    ${script.path.padEnd(44)} ${kB(script.gzipBytes).padStart(9)} gzip  ${kB(script.rawBytes).padStart(9)} raw`,
+      );
+      const waterfall = page.notPreloaded.map((file) => `    not modulepreloaded: ${file}`);
+      return [`  ${page.path} (routes: ${page.routes.join(', ')})`, ...files, ...waterfall].join('\n');
+    })
+    .join('\n');
+}
+
+function loadTable(results: BenchResults): string {
+  const { bare, endpoints } = results.load;
+  const latency = (value: number | null) => (value === null ? '–' : `${value} ms`);
+  const rows = [...(bare ? [{ ...bare, ratioToBare: 1 }] : []), ...endpoints].map((result) => [
+    result.name,
+    result.requestsPerSecond.toFixed(0),
+    latency(result.latencyMeanMs),
+    latency(result.latencyP50Ms),
+    latency(result.latencyP99Ms),
+    latency(result.latencyMaxMs),
+    `${result.non2xx + result.errors + result.timeouts} of ${result.requests}`,
+    result.ratioToBare === null ? '–' : percent(result.ratioToBare),
+  ]);
+  return table(['target', 'req/s (mean)', 'mean', 'p50', 'p99', 'max', 'failed', 'vs bare'], rows);
+}
+
+function targetsText(targets: Target[]): string {
+  return targets
+    .map((target) => `  ${target.met ? '✔' : '✘'} ${target.name}: ${target.actual} (target ${target.goal})`)
+    .join('\n');
+}
+
+export function summary(results: BenchResults, targets: Target[]): string {
+  const missed = targets.filter((target) => !target.met);
+  const { load } = results.settings;
+  return [
+    `Stillwater benchmarks — ${results.timestamp}, ${results.machine.cpus} CPUs, Node ${process.versions.node}, ${results.durationSeconds.toFixed(0)} s`,
+    '',
+    `Lighthouse ${results.machine.lighthouse} (mobile preset, simulated throttling), median of ${results.settings.lighthouseRuns} runs`,
+    lighthouseTable(results),
+    '',
+    'Audits below full marks (score < 1), per page',
+    failingAuditsText(results),
+    '',
+    'First-load JavaScript (kB = 1000 B; gzip as the server sends it is the target measure)',
+    firstLoadTable(results),
+    scriptsText(results),
+    '',
+    `Load (autocannon, ${load.durationSeconds} s after ${load.warmupSeconds} s warm-up, ${load.connections} connections, one target at a time)`,
+    loadTable(results),
+    '',
+    'Targets',
+    targetsText(targets),
+    '',
+    missed.length === 0
+      ? `All ${targets.length} targets met.`
+      : `${missed.length} of ${targets.length} targets missed:\n${missed.map((target) => `  - ${target.name}`).join('\n')}`,
+  ].join('\n');
+}
+
+export async function writeResults(results: BenchResults, targets: Target[]): Promise<void> {
+  await mkdir(path.dirname(resultsFile), { recursive: true });
+  const record = { ...results, targets, passed: targets.every((target) => target.met) };
+  await writeFile(resultsFile, `${JSON.stringify(record, null, 2)}\n`);
+}

@@ -1,0 +1,185 @@
+/**
+ * `npm run bench`: builds the web app, serves it on a fresh database, then measures Lighthouse
+ * scores, first-load JavaScript and API throughput against the issues' targets. Prints a summary,
+ * writes scripts/bench/results/latest.json, and exits 1 when a target is missed.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { nextClientAddress } from './client-address.ts';
+import { measureFirstLoadJs } from './first-load-js.ts';
+import { measureLighthouse } from './lighthouse.ts';
+import { measureLoad, withBareServer } from './load.ts';
+import { root, stopAllProcesses } from './processes.ts';
+import { type BenchResults, evaluateTargets, resultsFile, type StageError, summary, writeResults } from './report.ts';
+import { assertShopRunning, buildWebApp, type Shop, startShop, stopShop } from './shop.ts';
+
+const pages = ['/', '/products', '/product/desktop-fountain'];
+const productPage = '/product/desktop-fountain';
+const apiEndpoints = [
+  { name: 'GET /api/products/desktop-fountain', path: '/api/products/desktop-fountain' },
+  { name: 'GET /api/products?page=1&limit=24', path: '/api/products?page=1&limit=24' },
+];
+const settings = {
+  pages,
+  lighthouseRuns: 5,
+  load: { durationSeconds: 10, connections: 50, warmupSeconds: 2 },
+};
+
+/** Runs one step; a failure is recorded (and misses a target) instead of ending the run. */
+async function stage<T>(name: string, errors: StageError[], run: () => Promise<T> | T): Promise<T | null> {
+  process.stdout.write(`\n▸ ${name}\n`);
+  try {
+    return await run();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`bench: ${name} failed: ${error instanceof Error ? (error.stack ?? message) : message}\n`);
+    errors.push({ stage: name, message });
+    return null;
+  }
+}
+
+function machineInfo(): Record<string, unknown> {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    availableParallelism: os.availableParallelism(),
+    cpuModel: cpus[0]?.model ?? null,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.platform()} ${os.arch()} ${os.release()}`,
+    node: process.versions.node,
+    lighthouse: packageVersion('lighthouse'),
+    autocannon: packageVersion('autocannon'),
+    chromium: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    // Other work on the machine (tests running alongside) makes the numbers noisy.
+    loadAverageAtStart: os.loadavg().map((value) => Number(value.toFixed(2))),
+  };
+}
+
+function packageVersion(name: string): string | null {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8'));
+    return typeof manifest.version === 'string' ? manifest.version : null;
+  } catch {
+    return null;
+  }
+}
+
+function gitState(): BenchResults['git'] {
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  const head = git('rev-parse', 'HEAD');
+  const status = git('status', '--porcelain');
+  return {
+    commit: head.status === 0 ? head.stdout.trim() : null,
+    uncommittedChanges: status.status === 0 ? status.stdout.trim() !== '' : null,
+  };
+}
+
+/** A few requests per page first, so the first measured render is not the server's first. */
+async function warmUp(baseUrl: string): Promise<void> {
+  for (let round = 0; round < 3; round += 1) {
+    for (const page of pages) {
+      const response = await fetch(new URL(page, baseUrl), { headers: { 'x-forwarded-for': nextClientAddress() } });
+      await response.arrayBuffer();
+    }
+  }
+}
+
+/** A step on the shop: refused when the server is gone, and failed when it died during the step. */
+function onShop<T>(shop: Shop, run: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    assertShopRunning(shop);
+    const result = await run();
+    assertShopRunning(shop);
+    return result;
+  };
+}
+
+async function measureShop(shop: Shop, results: BenchResults): Promise<void> {
+  const { errors } = results;
+  await stage(
+    'warm-up',
+    errors,
+    onShop(shop, () => warmUp(shop.url)),
+  );
+  for (const page of pages) {
+    const measured = await stage(
+      `first-load JS ${page}`,
+      errors,
+      onShop(shop, () => measureFirstLoadJs(shop.url, page)),
+    );
+    if (measured) results.firstLoadJs.push(measured);
+  }
+  for (const page of pages) {
+    const measured = await stage(
+      `Lighthouse ${page}`,
+      errors,
+      onShop(shop, () => measureLighthouse(shop.url, page, settings.lighthouseRuns)),
+    );
+    if (measured) results.lighthouse.push(measured);
+  }
+  results.machine.loadAverageBeforeLoadTest = os.loadavg().map((value) => Number(value.toFixed(2)));
+  results.load.bare = await stage('load: bare Fastify route', errors, () =>
+    withBareServer((url) => measureLoad('bare Fastify route', url, settings.load)),
+  );
+  for (const endpoint of apiEndpoints) {
+    const measured = await stage(
+      `load: ${endpoint.name}`,
+      errors,
+      onShop(shop, () => measureLoad(endpoint.name, new URL(endpoint.path, shop.url).href, settings.load)),
+    );
+    const bare = results.load.bare?.requestsPerSecond;
+    if (measured)
+      results.load.endpoints.push({ ...measured, ratioToBare: bare ? measured.requestsPerSecond / bare : null });
+  }
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const results: BenchResults = {
+    timestamp: new Date().toISOString(),
+    durationSeconds: 0,
+    machine: machineInfo(),
+    git: gitState(),
+    settings,
+    firstLoadJs: [],
+    lighthouse: [],
+    load: { bare: null, endpoints: [] },
+    errors: [],
+  };
+
+  const built = await stage('build the web app', results.errors, () => {
+    buildWebApp();
+    return true;
+  });
+  const shop = built ? await stage('start the shop', results.errors, startShop) : null;
+  if (shop) {
+    try {
+      await measureShop(shop, results);
+    } finally {
+      await stopShop(shop);
+    }
+  }
+
+  results.durationSeconds = (performance.now() - started) / 1000;
+  const targets = evaluateTargets(
+    results,
+    productPage,
+    apiEndpoints.map((endpoint) => endpoint.name),
+  );
+  process.stdout.write(`\n${summary(results, targets)}\n`);
+  await writeResults(results, targets);
+  process.stdout.write(`\nFull results: ${path.relative(root, resultsFile)}\n`);
+  return targets.every((target) => target.met) ? 0 : 1;
+}
+
+// Interrupted: stop the shop and the baseline server before leaving.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`\nbench: ${signal}, stopping the servers…\n`);
+    void stopAllProcesses().finally(() => process.exit(130));
+  });
+}
+
+process.exitCode = await main();

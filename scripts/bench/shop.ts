@@ -1,0 +1,94 @@
+/**
+ * The shop under benchmark: a fresh production build served by server/main.ts on a temporary
+ * PGlite database, set up as e2e/serve.ts sets up the browser tests' server (demo images from
+ * the shared cache). Started directly, so an unexpected exit is seen with its code or signal.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { freePort, hasExited, root, startNodeScript, stopProcess } from './processes.ts';
+
+export type Shop = {
+  url: string;
+  process: ChildProcess;
+  dataDir: string;
+  /** How the server ended, when it ended before we stopped it. */
+  exit: string | null;
+};
+
+const readyTimeoutMs = 240_000;
+
+/** `npm run build`, on this same Node. */
+export function buildWebApp(): void {
+  const result = spawnSync(process.execPath, ['scripts/build.ts'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`the web build failed (exit code ${result.status})`);
+}
+
+export async function startShop(): Promise<Shop> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'stillwater-bench-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    UPLOADS_DIR: path.join(root, 'node_modules/.cache/stillwater-test-media'),
+    SEED_DEMO_DATA: 'true',
+    OWNER_EMAIL: 'owner@stillwater.test',
+    OWNER_PASSWORD: 'bench-owner-password',
+    LOG_LEVEL: 'warn',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    // Canonical links and the page's own address agree, as they do in production.
+    PUBLIC_URL: url,
+    // The benchmark spreads its requests over many client addresses (X-Forwarded-For), as real
+    // shoppers behind a proxy would be, so the per-client rate limit is paid for but never refuses.
+    TRUST_PROXY: 'true',
+  };
+  // The targets are for the embedded database.
+  delete env.DATABASE_URL;
+  const shop: Shop = { url, process: startNodeScript('server/main.ts', { env }), dataDir, exit: null };
+  shop.process.once('exit', (code, signal) => {
+    shop.exit = signal ? `killed by ${signal}` : `exited with code ${code}`;
+  });
+  try {
+    await waitUntilReady(shop);
+  } catch (error) {
+    await stopShop(shop);
+    throw error;
+  }
+  return shop;
+}
+
+export async function stopShop(shop: Shop): Promise<void> {
+  await stopProcess(shop.process);
+  await rm(shop.dataDir, { recursive: true, force: true });
+}
+
+/** Throws when the server is gone, so a step does not measure connection errors. */
+export function assertShopRunning(shop: Shop): void {
+  if (hasExited(shop.process)) throw new Error(`the shop is not running (it ${shop.exit ?? 'exited'})`);
+}
+
+async function waitUntilReady(shop: Shop): Promise<void> {
+  const deadline = Date.now() + readyTimeoutMs;
+  while (Date.now() < deadline) {
+    assertShopRunning(shop);
+    if (await answersReady(`${shop.url}/readyz`)) return;
+    await delay(250);
+  }
+  throw new Error(`the shop was not ready within ${readyTimeoutMs / 1000} s`);
+}
+
+async function answersReady(readyUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(readyUrl, { signal: AbortSignal.timeout(2000) });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}

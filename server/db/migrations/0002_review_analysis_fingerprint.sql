@@ -1,0 +1,1 @@
+ALTER TABLE "review_analyses" ADD COLUMN "fingerprint" text NOT NULL;

@@ -1,0 +1,80 @@
+import { and, desc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
+import type { BestSeller, FlashSale } from '#common/contracts/marketing.ts';
+import type { Db } from '#server/db/client.ts';
+import { products } from '#server/features/catalog/catalog.tables.ts';
+import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
+import { notFound } from '#server/http/errors.ts';
+import { sales } from './marketing.tables.ts';
+
+const BEST_SELLER_DAYS = 30;
+/** Orders that were paid: everything but those awaiting payment and those cancelled. */
+export const paidStatuses = ['processing', 'shipped', 'delivered', 'completed'] as const;
+
+type Sale = typeof sales.$inferSelect;
+
+/** The price a sale gives a product or variant priced `price` (never below zero or above the price). */
+export function salePriceOf(sale: Pick<Sale, 'discountType' | 'discountValue'>, price: number): number {
+  switch (sale.discountType) {
+    case 'percentage':
+      return Math.max(0, Math.round(price * (1 - Math.min(100, sale.discountValue) / 100)));
+    case 'fixed_amount':
+      return Math.max(0, price - sale.discountValue);
+    case 'fixed_price':
+      return Math.min(price, sale.discountValue);
+  }
+}
+
+export function createMarketingService({ db }: { db: Db }) {
+  /** Products by units sold in paid orders of the last 30 days, most first. */
+  async function bestSellers(limit: number, now = new Date()): Promise<BestSeller[]> {
+    const since = new Date(now.getTime() - BEST_SELLER_DAYS * 24 * 60 * 60 * 1000);
+    const score = sql<number>`sum(${orderItems.quantity})::int`;
+    const rows = await db
+      .select({ productId: orderItems.productId, score })
+      .from(orderItems)
+      .innerJoin(orders, eq(orders.id, orderItems.orderId))
+      .innerJoin(products, and(eq(products.id, orderItems.productId), eq(products.status, 'active')))
+      .where(and(gte(orders.createdAt, since), inArray(orders.status, [...paidStatuses])))
+      .groupBy(orderItems.productId)
+      .orderBy(desc(score), orderItems.productId)
+      .limit(limit);
+    return rows.filter((row): row is BestSeller => row.productId !== null);
+  }
+
+  /** The running flash sale of a product (by slug or id), or null when it has none. */
+  async function flashSale(slugOrId: string, now = new Date()): Promise<FlashSale | null> {
+    const [product] = await db
+      .select({ id: products.id, price: products.price })
+      .from(products)
+      .where(and(eq(products.status, 'active'), sql`(${products.slug} = ${slugOrId} OR ${products.id} = ${slugOrId})`))
+      .limit(1);
+    if (!product) throw notFound('Product not found');
+    const [sale] = await db
+      .select()
+      .from(sales)
+      .where(
+        and(
+          eq(sales.isFlashSale, true),
+          eq(sales.active, true),
+          eq(sales.type, 'product'),
+          eq(sales.targetId, product.id),
+          lte(sales.startDate, now),
+          gt(sales.endDate, now),
+        ),
+      )
+      .orderBy(sales.endDate)
+      .limit(1);
+    if (!sale) return null;
+    return {
+      isActive: true,
+      endTime: sale.endDate.getTime(),
+      originalPrice: product.price,
+      salePrice: salePriceOf(sale, product.price),
+      description: sale.description || sale.name,
+    };
+  }
+
+  return { bestSellers, flashSale };
+}
+
+export type MarketingService = ReturnType<typeof createMarketingService>;

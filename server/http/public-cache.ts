@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+type Entry = { body: string; etag: string; at: number };
+type Schema<T> = { parse(value: unknown): T };
+
+/**
+ * Hot public reads, served from memory: the response body is computed once per key, checked
+ * against its contract, serialised, and then sent as is with an ETag (a matching If-None-Match
+ * gets 304). Entries live a short time and are dropped at once by `invalidate()` when the data
+ * behind them changes, so a write is seen at once on this instance and within the TTL elsewhere.
+ */
+export function createPublicCache({ ttlMs = 30_000, maxEntries = 1000 }: { ttlMs?: number; maxEntries?: number } = {}) {
+  const entries = new Map<string, Entry>();
+  const filling = new Map<string, Promise<Entry>>();
+  let generation = 0;
+
+  async function fill<T>(key: string, schema: Schema<T>, load: () => Promise<unknown>): Promise<Entry> {
+    const started = generation;
+    const body = JSON.stringify(schema.parse(await load()));
+    const entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, at: Date.now() };
+    // A write during the load makes this result stale: serve it once, do not keep it.
+    if (started === generation) {
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+      entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  async function entryFor<T>(key: string, schema: Schema<T>, load: () => Promise<unknown>): Promise<Entry> {
+    const cached = entries.get(key);
+    if (cached && Date.now() - cached.at < ttlMs) return cached;
+    // Concurrent misses of one key share one load.
+    const pending = filling.get(key) ?? fill(key, schema, load).finally(() => filling.delete(key));
+    filling.set(key, pending);
+    return pending;
+  }
+
+  /** Answers a public GET from the cache (or fills it), with validators and caching headers. */
+  async function respond<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { key, schema, maxAge, load }: { key: string; schema: Schema<T>; maxAge: number; load: () => Promise<unknown> },
+  ) {
+    const entry = await entryFor(key, schema, load);
+    reply.header('cache-control', `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 5}`);
+    reply.header('etag', entry.etag);
+    const wanted = request.headers['if-none-match'];
+    if (wanted?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === entry.etag)) {
+      return reply.code(304).send();
+    }
+    return reply.type('application/json; charset=utf-8').send(entry.body);
+  }
+
+  function invalidate() {
+    generation++;
+    entries.clear();
+  }
+
+  return { respond, invalidate };
+}
+
+export type PublicCache = ReturnType<typeof createPublicCache>;

@@ -1,0 +1,36 @@
+import { initialVariantIndex } from '#common/catalog-rules.ts';
+import type { Product, SkuVariant } from '#common/contracts/catalog.ts';
+import { PLACEHOLDER_IMAGE } from '#common/images.ts';
+import { centsToDollars, effectivePrice } from '#common/money.ts';
+import { addToCart } from '#web/storefront/cart/cart-storage.ts';
+
+/** The variant bought without a choice: the first active in-stock one (or the single one). */
+export function defaultVariant(product: Pick<Product, 'skuVariants'>): SkuVariant | undefined {
+  return product.skuVariants[initialVariantIndex(product.skuVariants)];
+}
+
+/** Puts one unit of a product (in the given variant) in the cart, priced in dollars as the cart keeps it. */
+export function addProductToCart(
+  product: Pick<Product, 'id' | 'title' | 'price' | 'salePrice' | 'images' | 'variantLabel'>,
+  variant: SkuVariant | undefined,
+  quantity = 1,
+): void {
+  const price = variant
+    ? effectivePrice(variant.price, variant.salePrice)
+    : effectivePrice(product.price, product.salePrice);
+  addToCart({
+    id: product.id,
+    title: product.title,
+    price: centsToDollars(price),
+    quantity,
+    image: variant?.image ?? product.images[0] ?? PLACEHOLDER_IMAGE,
+    ...(variant
+      ? {
+          skuId: variant.skuId,
+          skuAttr: variant.skuAttr,
+          variantName: variant.name,
+          variantLabel: product.variantLabel,
+        }
+      : {}),
+  });
+}
