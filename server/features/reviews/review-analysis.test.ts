@@ -295,6 +295,29 @@ describe('phrases', () => {
     expect(analysis.commonPraises).toEqual(['Easy setup (3 reviews)', 'Soothing sound (2 reviews)']);
   });
 
+  test('the summary fits things, qualities and actions into its sentence', () => {
+    const complaints = analyseReviews([
+      review(2, 'Flimsy', 'Feels flimsy. The lid is stiff. Charges slowly, charges slow.'),
+      review(1, 'So flimsy', 'Flimsy and the lid is stiff. It charges slow.'),
+      // Praise from a critical review is not counted as praise.
+      review(2, 'Meh', 'Quiet, at least. It boils fast.'),
+      review(5, 'Fine by me', 'Quiet and boils fast.'),
+    ]);
+    expect(complaints.commonConcerns).toEqual(['Stiff lid (2 reviews)', 'Flimsy (2 reviews)', 'Charges slow (2 reviews)']);
+    expect(complaints.commonPraises).toEqual([]);
+    expect(complaints.summary).toBe(
+      'Only 1 of the 4 reviewers recommends it (25%). Shoppers complain about the stiff lid and it being flimsy.',
+    );
+    const praise = analyseReviews([
+      review(5, 'Fast', 'Boils fast and so quiet.'),
+      review(5, 'Quick', 'It boils really fast. Quiet too.'),
+      review(4, 'Good', 'Lovely sturdy handle. Sturdy handle, boils fast.'),
+      review(4, 'Good', 'The handle is sturdy.'),
+    ]);
+    expect(praise.commonPraises).toEqual(['Boils fast (3 reviews)', 'Sturdy handle (2 reviews)', 'Quiet (2 reviews)']);
+    expect(praise.summary).toBe('All 4 reviewers recommend it. Shoppers praise how it boils fast and the sturdy handle.');
+  });
+
   test('shouting keeps lower case; acronyms keep their capitals', () => {
     const analysis = analyseReviews([
       review(5, 'SO QUIET', 'QUIET AND RELAXING!!!'),

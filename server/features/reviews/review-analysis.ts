@@ -97,14 +97,16 @@ define(
 define(
   `soothing calming relaxing peaceful tranquil serene quiet cozy cosy sturdy durable reliable compact stylish
   elegant beautiful gorgeous pretty cute charming premium handy convenient practical functional comfortable
-  comfy gentle calm well-made quieter`,
+  comfy gentle calm well-made quieter lightweight roomy spacious ergonomic intuitive responsive powerful
+  efficient vibrant crisp`,
   1,
   'standalone',
   true,
 );
 define(
   `noisy noisier loud louder flimsy fragile leaky wobbly broken cracked chipped damaged defective faulty smelly overpriced
-  uncomfortable messy unreliable gimmicky bulky`,
+  uncomfortable messy unreliable gimmicky bulky stiff sticky squeaky scratchy itchy tinny muffled blurry flimsier
+  rusty frayed`,
   -1,
   'standalone',
   true,
@@ -175,6 +177,10 @@ const NEGATORS = new Set(
 );
 /** Words that soften what came just before them too ("pump noise is minimal"). */
 const BACKWARD_NEGATORS = new Set(words('minimal negligible'));
+/** Verbs that link a thing to what it is like ("the pump is quiet"). */
+const COPULAS = new Set(
+  words('is are was were be been being am seems seem seemed feels feel felt stays stayed remains'),
+);
 /** Words that end a clause: the words around them are not one phrase and may differ in tone. */
 const CLAUSE_BREAKS = new Set(
   words('and but or so because though although however yet while whereas otherwise except than until unless'),
@@ -418,14 +424,16 @@ function collectPhrases(facts: readonly ReviewFacts[]): Map<string, PhraseStats>
       for (let start = 0; start < content.length; start++) {
         const tokens: Token[] = [];
         let previous: number | null = null;
+        let linked = false;
         for (const { token, position } of content.slice(start, start + MAX_PHRASE_WORDS)) {
           if (previous !== null && position - previous - 1 > MAX_GAP) break;
+          linked ||= previous !== null && clause.slice(previous + 1, position).some((t) => COPULAS.has(t.word));
           previous = position;
           tokens.push(token);
           // One word alone must be a standalone anchor ("quiet"); longer phrases need any anchor.
           if (tokens.length === 1 ? token.anchor !== 'standalone' : !tokens.some((t) => t.anchor)) continue;
           const side = sideOf(tokens, score, fact.rating);
-          if (side) record(phrases, tokens, side, fact);
+          if (side) record(phrases, tokens, side, fact, linked);
         }
       }
     }
@@ -444,7 +452,8 @@ function sideOf(tokens: Token[], clauseScore: number, rating: number): Side | nu
   return rating <= CRITICAL_RATING ? 'concern' : null;
 }
 
-function record(phrases: Map<string, PhraseStats>, tokens: Token[], side: Side, fact: ReviewFacts) {
+/** `linked`: a verb such as "is" joins the words ("the sound is soothing"), so the adjective goes first. */
+function record(phrases: Map<string, PhraseStats>, tokens: Token[], side: Side, fact: ReviewFacts, linked: boolean) {
   const stems = tokens.map((token) => token.stem).sort();
   if (stems.some((s, i) => s === stems[i - 1])) return;
   // "gurgling sound" is the noise itself, not noise and sound.
@@ -470,8 +479,10 @@ function record(phrases: Map<string, PhraseStats>, tokens: Token[], side: Side, 
     stats.reviews[side].add(fact.index);
     stats.ratings[side].push(fact.rating);
   }
-  // "the sound is soothing" reads as "soothing sound".
-  const ordered = [...tokens.filter((token) => token.adjective), ...tokens.filter((token) => !token.adjective)];
+  // "the sound is soothing" reads as "soothing sound"; "boils fast" stays as it is.
+  const ordered = linked
+    ? [...tokens.filter((token) => token.adjective), ...tokens.filter((token) => !token.adjective)]
+    : tokens;
   const spelling = ordered.map((token) => token.shown).join(' ');
   stats.spellings.set(spelling, (stats.spellings.get(spelling) ?? 0) + 1);
 }
@@ -594,7 +605,8 @@ function summarise(input: SummaryInput): string {
 
 function recommendationSentence({ n, recommended, recommendationScore, averageRating }: SummaryInput): string {
   if (n === 1) {
-    const stars = `${formatRating(averageRating)} star${averageRating === 1 ? '' : 's'}`;
+    const rating = formatRating(averageRating);
+    const stars = `${rating} star${rating === '1' ? '' : 's'}`;
     return recommended === 1
       ? `Its only reviewer recommends it, rating it ${stars}.`
       : `Its only reviewer does not recommend it, rating it ${stars}.`;
@@ -642,14 +654,36 @@ function quantity(phrases: Phrase[], n: number, verb: string): string {
   return `many ${verb}`;
 }
 
-/** "the soothing sound and how quiet it is"; "the leaks and it being flimsy". */
-function listOf(phrases: Phrase[]): string {
-  return phrases.map(asObject).join(' and ');
+/**
+ * How a phrase fits in a sentence: a thing ("soothing sound"), a quality ("quiet", "flimsy") or
+ * what the product does ("boils fast": a word and then a describing word that came after it).
+ */
+function grammarOf(phrase: Phrase): 'thing' | 'quality' | 'action' {
+  if (phrase.stats.allAdjectives) return 'quality';
+  const shown = phrase.text.split(' ');
+  const describes = (word: string | undefined) => (word ? (LEXICON.get(word)?.adjective ?? false) : false);
+  return describes(shown.at(-1)) && !describes(shown[0]) ? 'action' : 'thing';
 }
 
-function asObject(phrase: Phrase): string {
-  if (!phrase.stats.allAdjectives) return `the ${phrase.text}`;
-  return phrase.side === 'praise' ? `how ${phrase.text} it is` : `it being ${phrase.text}`;
+/** "the soothing sound and how quiet and relaxing it is"; "the leaks and it being flimsy". */
+function listOf(phrases: Phrase[]): string {
+  const praised = phrases[0]?.side === 'praise';
+  const parts = phrases.flatMap((phrase) => {
+    const grammar = grammarOf(phrase);
+    if (grammar === 'thing') return [`the ${phrase.text}`];
+    return grammar === 'action' ? [`how it ${phrase.text}`] : [];
+  });
+  const qualities = phrases.filter((phrase) => grammarOf(phrase) === 'quality').map((phrase) => phrase.text);
+  if (qualities.length > 0)
+    parts.push(praised ? `how ${qualities.join(' and ')} it is` : `it being ${qualities.join(' and ')}`);
+  return parts.join(' and ');
+}
+
+/** "mentioning the pump noise", "calling it flimsy", "saying it charges slow". */
+function mentioning(phrase: Phrase): string {
+  const grammar = grammarOf(phrase);
+  if (grammar === 'thing') return `mentioning the ${phrase.text}`;
+  return grammar === 'quality' ? `calling it ${phrase.text}` : `saying it ${phrase.text}`;
 }
 
 /** Facts counted from the data, most telling first: the rating, its spread, the top concern, gifts. */
@@ -680,11 +714,12 @@ function findInsights({
   const concern = concerns[0];
   if (concern && n >= 3) {
     const concernAverage = mean(concern.stats.ratings.concern);
-    const what = concern.stats.allAdjectives ? `calling it ${concern.text}` : `mentioning the ${concern.text}`;
+    const what = mentioning(concern);
     // Worth saying how much a concern weighs only when it pulls the rating down.
     if (averageRating - concernAverage >= 0.3)
       insights.push(`Reviews ${what} average ${formatRating(concernAverage)} stars, against ${average} overall`);
-    else insights.push(`${concern.count} of ${n} reviews ${what.replace(/^(\w+)ing/, '$1')}`);
+    // "mentioning" becomes "mention": "3 of 4 reviews mention the leaks".
+    else insights.push(`${concern.count} of ${n} reviews ${what.replace(/^(\w+)ing\b/, '$1')}`);
   }
   // Gifts are worth a line only when a fair share of buyers bought it as one.
   const gifts = facts.filter((fact) => fact.mentionsGift).length;
