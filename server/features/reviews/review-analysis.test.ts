@@ -303,7 +303,11 @@ describe('phrases', () => {
       review(2, 'Meh', 'Quiet, at least. It boils fast.'),
       review(5, 'Fine by me', 'Quiet and boils fast.'),
     ]);
-    expect(complaints.commonConcerns).toEqual(['Stiff lid (2 reviews)', 'Flimsy (2 reviews)', 'Charges slow (2 reviews)']);
+    expect(complaints.commonConcerns).toEqual([
+      'Stiff lid (2 reviews)',
+      'Flimsy (2 reviews)',
+      'Charges slow (2 reviews)',
+    ]);
     expect(complaints.commonPraises).toEqual([]);
     expect(complaints.summary).toBe(
       'Only 1 of the 4 reviewers recommends it (25%). Shoppers complain about the stiff lid and it being flimsy.',
@@ -314,8 +318,9 @@ describe('phrases', () => {
       review(4, 'Good', 'Lovely sturdy handle. Sturdy handle, boils fast.'),
       review(4, 'Good', 'The handle is sturdy.'),
     ]);
-    expect(praise.commonPraises).toEqual(['Boils fast (3 reviews)', 'Sturdy handle (2 reviews)', 'Quiet (2 reviews)']);
-    expect(praise.summary).toBe('All 4 reviewers recommend it. Shoppers praise how it boils fast and the sturdy handle.');
+    // Ties go to the phrase made more of telling words: "quiet" before "sturdy handle".
+    expect(praise.commonPraises).toEqual(['Boils fast (3 reviews)', 'Quiet (2 reviews)', 'Sturdy handle (2 reviews)']);
+    expect(praise.summary).toBe('All 4 reviewers recommend it. Shoppers praise how it boils fast and how quiet it is.');
   });
 
   test('shouting keeps lower case; acronyms keep their capitals', () => {

@@ -1,18 +1,23 @@
 import type { ReviewAnalysis } from '#common/contracts/reviews.ts';
 
+export type ReviewText = { rating: number; title: string; content: string };
+
 /**
  * The shop's built-in review analysis (the storefront's "AI review overview" when no AI model
  * is configured): plain counting over the reviews' own words, pure and deterministic.
  *
  * - `recommendationScore`: share of reviews rated 4 stars or more, as a whole percent (0 without reviews).
- * - `overallSentiment`: from the average rating, moved by the words near the thresholds.
+ * - `overallSentiment`: positive from an average of 3.75 when most reviewers recommend it, negative
+ *   at 2.5 or less; the words of the reviews (a small English lexicon, with negation: "not loud")
+ *   move a product whose average is within half a star of a threshold.
  * - `commonPraises` / `commonConcerns`: up to 5 phrases of 1 to 3 words taken from the reviews,
  *   each formatted as "Soothing sound (26 reviews)", where the count is how many distinct reviews
  *   say it. A phrase must name something specific (a descriptive word such as "soothing", or a
  *   product aspect such as "packaging"); it is a praise when said approvingly in reviews of 3
  *   stars or more, a concern when said critically (or neutrally in a review of 2.5 stars or less),
  *   whichever side holds more reviews. Phrases in one list share no word.
- * - `keyInsights`: 2 to 4 facts counted from the ratings and phrases (none without reviews).
+ * - `keyInsights`: 2 to 4 facts counted from the ratings and phrases (none without reviews). The
+ *   reviews carry no dates, so nothing is said about trends over time.
  *
  * Ratings outside 1 to 5 are clamped; reviews whose rating is not a number are left out.
  */
@@ -51,8 +56,6 @@ export function analyseReviews(reviews: readonly ReviewText[]): ReviewAnalysis {
   };
 }
 
-export type ReviewText = { rating: number; title: string; content: string };
-
 const RECOMMEND_RATING = 4;
 const CRITICAL_RATING = 2.5;
 const MAX_PHRASES = 5;
@@ -62,9 +65,6 @@ const MAX_GAP = 3;
 /** A longer phrase replaces a shorter one it contains when at least this share of reviews says it. */
 const EXTEND_RATIO = 0.5;
 const NEGATION_REACH = 3;
-
-// ---------------------------------------------------------------------------------------------
-// Word lists: a small English lexicon for shop reviews.
 
 type Role = 'generic' | 'standalone' | 'modifier';
 type Polar = { weight: number; role: Role; adjective: boolean };
@@ -218,9 +218,6 @@ function sameAs(shown: string, list: string): (readonly [string, string])[] {
   return words(list).map((word) => [word, shown] as const);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reading reviews: clauses, tokens and their polarity.
-
 type Token = {
   /** Lowercased as written. */
   word: string;
@@ -249,11 +246,11 @@ type ReviewFacts = {
   mentionsGift: boolean;
 };
 
-/** `words` remembers how each written word reads, as reviews repeat the same words. */
-function readReview(review: ReviewText, index: number, words: Map<string, Token>): ReviewFacts {
+/** `vocabulary` remembers how each written word reads, as reviews repeat the same words. */
+function readReview(review: ReviewText, index: number, vocabulary: Map<string, Token>): ReviewFacts {
   const rating = Math.min(5, Math.max(1, review.rating));
   const clauses = splitClauses(`${review.title ?? ''}\n${review.content ?? ''}`).map((clause) =>
-    readClause(clause, words),
+    readClause(clause, vocabulary),
   );
   let positive = 0;
   let negative = 0;
@@ -289,12 +286,12 @@ function splitClauses(text: string): string[][] {
   return clauses;
 }
 
-function readClause(written: string[], words: Map<string, Token>): Token[] {
+function readClause(written: string[], vocabulary: Map<string, Token>): Token[] {
   const tokens = written.map((word) => {
-    let token = words.get(word);
+    let token = vocabulary.get(word);
     if (!token) {
       token = readToken(word);
-      words.set(word, token);
+      vocabulary.set(word, token);
     }
     // A copy: negation and "too" change a token where it stands.
     return { ...token };
@@ -381,9 +378,6 @@ function stem(word: string): string {
 function undouble(w: string): string {
   return /([^aeiouylsz])\1$/.test(w) ? w.slice(0, -1) : w;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Phrases: n-grams of content words, counted per side by distinct reviews.
 
 type Side = 'praise' | 'concern';
 
@@ -522,8 +516,10 @@ function selectPhrases(phrases: Map<string, PhraseStats>, side: Side, reviewCoun
   for (const stats of candidates.values()) {
     const full = 2 ** stats.stems.length - 1;
     for (let mask = 1; mask < full; mask++) {
-      const subset = stats.stems.filter((_, i) => mask & (2 ** i)).join(' ');
-      supersets.set(subset, [...(supersets.get(subset) ?? []), stats]);
+      const subset = stats.stems.filter((_, i) => (mask >> i) & 1).join(' ');
+      const listed = supersets.get(subset);
+      if (listed) listed.push(stats);
+      else supersets.set(subset, [stats]);
     }
   }
   const countOf = (stats: PhraseStats) => stats.reviews[side].size;
@@ -571,9 +567,6 @@ function spellingOf(stats: PhraseStats): string {
 function label(phrase: Phrase): string {
   return `${capitalise(phrase.text)} (${phrase.count} review${phrase.count === 1 ? '' : 's'})`;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Sentiment, summary and insights.
 
 function judgeSentiment(
   averageRating: number,

@@ -1,0 +1,133 @@
+import { expect, type Page, test } from '@playwright/test';
+
+function watchErrors(page: Page) {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+test('the listing sorts by name', async ({ page }) => {
+  await page.goto('/products');
+  await page.getByLabel('Sort by').selectOption({ label: 'Name A-Z' });
+  await expect(page).toHaveURL(/sort=name/);
+  const titles = await page.locator('article h3').allTextContents();
+  expect(titles.length).toBe(26);
+  expect([...titles].sort((a, b) => a.localeCompare(b, 'en'))).toEqual(titles);
+  await page.getByLabel('Sort by').selectOption({ label: 'Best Selling' });
+  await expect(page.locator('article').first()).toContainText('Bestseller #');
+});
+
+test('a product card shows its badges, rating, feature tags and the right button', async ({ page }) => {
+  await page.goto('/products?category=fountains');
+  const card = page.locator('article', {
+    has: page.getByRole('link', { name: 'Desktop Waterfall Fountain with LED Lighting', exact: true }),
+  });
+  await expect(card).toContainText('-40%');
+  await expect(card).toContainText('(70)');
+  await expect(card.getByRole('list', { name: 'Features' })).toContainText('Whisper-quie...');
+  await expect(card.getByRole('list', { name: 'Features' })).toContainText('+4');
+  await expect(card.getByRole('link', { name: 'Select Variant' })).toBeVisible();
+  const bamboo = page.locator('article', { hasText: 'Bamboo Tabletop Fountain' });
+  await expect(bamboo.getByRole('button', { name: 'Add to Cart' })).toBeVisible();
+});
+
+test('open a product, pick variants with the arrow keys, see the stock, add to cart', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/products?search=fontain');
+  await page.getByRole('link', { name: 'Desktop Waterfall Fountain with LED Lighting', exact: true }).click();
+  await expect(page).toHaveURL(/\/product\/desktop-fountain$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Desktop Waterfall Fountain with LED Lighting');
+  await expect(page.getByTestId('price')).toHaveText('$77.99');
+  await expect(page.getByText('Save $51.99')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Flash sale' })).toContainText('40% off');
+
+  // The first active in-stock variant is preselected.
+  const grey = page.getByRole('radio', { name: 'Grey' });
+  await expect(grey).toBeChecked();
+  await expect(page.getByTestId('stock-status')).toHaveText('In stock');
+  await grey.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('radio', { name: 'Beige' })).toBeChecked();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('radio', { name: 'Black' })).toBeChecked();
+  await expect(page.getByTestId('stock-status')).toHaveText(/^Only \d+ left in stock$/);
+  await expect(page.getByText(/^Only \d+ left!$/)).toBeVisible();
+  // The out-of-stock green is skipped: the keys wrap around to grey.
+  await page.keyboard.press('ArrowRight');
+  await expect(grey).toBeChecked();
+  await expect(page.getByRole('radio', { name: /Green/ })).toBeDisabled();
+
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('button', { name: 'Added to Cart' })).toBeVisible();
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
+  await expect(page.getByRole('button', { name: 'Add to Cart' })).toBeVisible({ timeout: 4000 });
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByTestId('cart-count')).toHaveText('2');
+  const cart = await page.evaluate(() => JSON.parse(localStorage.getItem('stillwater.cart') ?? '[]'));
+  expect(cart).toEqual([
+    expect.objectContaining({
+      title: 'Desktop Waterfall Fountain with LED Lighting',
+      price: 77.99,
+      quantity: 2,
+      variantName: 'Stone Grey',
+    }),
+  ]);
+  // The badge survives a reload.
+  await page.reload();
+  await expect(page.getByTestId('cart-count')).toHaveText('2');
+  expect(errors).toEqual([]);
+});
+
+test('the rating summary opens its star breakdown and closes after the mouse leaves', async ({ page }) => {
+  await page.goto('/product/desktop-fountain');
+  const summary = page.getByRole('button', { name: /4\.\d \(70 reviews\)/ });
+  await summary.hover();
+  const breakdown = page.locator('#rating-breakdown');
+  await expect(breakdown).toBeVisible();
+  await expect(breakdown).toContainText('5 star');
+  await expect(breakdown.getByRole('link', { name: 'See all reviews' })).toHaveAttribute(
+    'href',
+    '/product/desktop-fountain/reviews',
+  );
+  await page.mouse.move(5, 5);
+  await expect(breakdown).toBeHidden();
+});
+
+test('the product page shows the overview, three reviews and View More', async ({ page }) => {
+  await page.goto('/product');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Desktop Waterfall Fountain with LED Lighting');
+  await expect(page.getByRole('heading', { name: 'Review overview' })).toBeVisible();
+  await expect(page.locator('section[aria-labelledby="reviews-heading"] article')).toHaveCount(3);
+  await expect(page.getByRole('link', { name: 'View More (70 reviews)' })).toBeVisible();
+});
+
+test('an unknown product shows Product Not Found with a way home', async ({ page }) => {
+  const response = await page.goto('/product/no-such-thing');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Product Not Found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Return to Home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('the home page carousel advances and its reviews scroll', async ({ page }) => {
+  await page.goto('/');
+  const carousel = page.getByRole('region', { name: 'Desktop Waterfall Fountain with LED Lighting' });
+  await expect(carousel.getByRole('button', { name: 'Show image 1 of 3' })).toHaveAttribute('aria-current', 'true');
+  await expect(carousel.getByRole('button', { name: 'Show image 2 of 3' })).toHaveAttribute('aria-current', 'true', {
+    timeout: 6000,
+  });
+  const track = page.locator('section[aria-labelledby="reviews-heading"] .will-change-transform');
+  const first = await track.evaluate((element) => getComputedStyle(element).transform);
+  await page.waitForTimeout(500);
+  const later = await track.evaluate((element) => getComputedStyle(element).transform);
+  expect(later).not.toBe(first);
+});
+
+test('pages carry their SEO tags', async ({ page }) => {
+  await page.goto('/product/desktop-fountain');
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/product\/desktop-fountain$/);
+  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', /Desktop Waterfall Fountain/);
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
+  expect(jsonLd).toMatchObject({ '@type': 'Product', offers: { price: '77.99', priceCurrency: 'USD' } });
+  expect(jsonLd.aggregateRating.reviewCount).toBe(70);
+});
