@@ -170,7 +170,13 @@ function describeItem(item: Record<string, unknown>): string {
     stringOf(item.url) ||
     (source && stringOf(source.url)) ||
     stringOf(item.label);
-  const explanation = node ? stringOf(node.explanation).split('\n')[0] : '';
+  // axe's explanations start with a "Fix any of the following:" heading; the reason follows.
+  const explanation = node
+    ? (stringOf(node.explanation)
+        .split('\n')
+        .map((line) => line.trim())
+        .find((line) => line && !/^Fix (any|all) of the following:$/.test(line)) ?? '')
+    : '';
   const line = explanation ? `${text} — ${explanation}` : text;
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }

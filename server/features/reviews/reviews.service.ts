@@ -8,6 +8,9 @@ import { reviewAnalyses, reviews } from './reviews.tables.ts';
 
 type ReviewRow = typeof reviews.$inferSelect;
 
+/** Raise when the built-in analysis changes, so stored overviews are computed again. */
+const ANALYSIS_VERSION = 1;
+
 export type ReviewQuery = {
   page: number;
   limit: number;
@@ -135,7 +138,7 @@ export function createReviewsService({ db }: { db: Db }) {
       .select({ n: count(), changed: sql<string | null>`max(${reviews.updatedAt})::text` })
       .from(reviews)
       .where(publicOfProduct);
-    const fingerprint = `${state?.n ?? 0}:${state?.changed ?? ''}`;
+    const fingerprint = `v${ANALYSIS_VERSION}:${state?.n ?? 0}:${state?.changed ?? ''}`;
     const [stored] = await db.select().from(reviewAnalyses).where(eq(reviewAnalyses.productId, product.id));
     if (stored?.fingerprint === fingerprint) return stored.analysis;
 
