@@ -117,6 +117,8 @@ test('the home page carousel advances and its reviews scroll', async ({ page }) 
     timeout: 6000,
   });
   const track = page.locator('section[aria-labelledby="reviews-heading"] .will-change-transform');
+  // It moves only while on screen.
+  await track.scrollIntoViewIfNeeded();
   const first = await track.evaluate((element) => getComputedStyle(element).transform);
   await page.waitForTimeout(500);
   const later = await track.evaluate((element) => getComputedStyle(element).transform);

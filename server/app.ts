@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -33,7 +32,7 @@ import { handleError, sendError } from '#server/http/errors.ts';
 import { healthRoutes } from '#server/http/health.routes.ts';
 import { mediaRoutes } from '#server/http/media.routes.ts';
 import { createPublicCache } from '#server/http/public-cache.ts';
-import { contentSecurityPolicy } from '#server/http/security.ts';
+import { addSecurityHeaders } from '#server/http/security.ts';
 import { seoRoutes } from '#server/http/seo.routes.ts';
 import { resolveSessions } from '#server/http/session.ts';
 import { mountWeb, type WebMode } from '#server/http/web.ts';
@@ -68,10 +67,7 @@ export async function buildApp(deps: AppDeps) {
     logger: deps.logger ?? { level: config.logLevel },
     logController: new LogController({
       disableRequestLogging: (request) =>
-        isInternal(request) ||
-        config.rateLimitAllowList.includes(request.ip) ||
-        request.url === '/healthz' ||
-        request.url === '/readyz',
+        isInternal(request) || request.url === '/healthz' || request.url === '/readyz',
     }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -94,18 +90,7 @@ export async function buildApp(deps: AppDeps) {
   const csrf = createCsrfProtection({ signingKey: deps.signingKey, secureCookies });
 
   await app.register(fastifyCookie);
-  app.addHook('onRequest', async (request) => {
-    // Helmet reads the nonce from the raw request when it writes the CSP header.
-    const nonce = randomBytes(16).toString('base64');
-    request.cspNonce = nonce;
-    (request.raw as typeof request.raw & { cspNonce?: string }).cspNonce = nonce;
-  });
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { directives: contentSecurityPolicy({ development: deps.web === 'development' }) },
-    crossOriginEmbedderPolicy: false,
-    // HSTS only when the shop is served over https (helmet refuses a literal true).
-    ...(secureCookies ? {} : { strictTransportSecurity: false }),
-  });
+  addSecurityHeaders(app, { development: deps.web === 'development', https: secureCookies });
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   await app.register(fastifyRateLimit, {
     global: true,
@@ -115,6 +100,7 @@ export async function buildApp(deps: AppDeps) {
     nameSpace: 'sw-rate-',
     allowList: (request) =>
       isInternal(request) ||
+      config.rateLimitAllowList.includes(request.ip) ||
       request.url.startsWith('/assets/') ||
       request.url.startsWith(MEDIA_PREFIX) ||
       request.url === '/healthz' ||

@@ -220,5 +220,24 @@ describe('rate limit', () => {
     });
     // Health checks stay reachable for the load balancer.
     expect((await strict.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    // Another client has its own count.
+    expect((await strict.inject({ method: 'GET', url: '/api/categories', remoteAddress: '10.0.0.9' })).statusCode).toBe(
+      200,
+    );
+  });
+
+  test('addresses on the allow list are never limited', async () => {
+    const limited = await createTestDatabase();
+    await limited.db.insert(settings).values({ key: 'generalRateLimit', value: 2 });
+    const { app: allowing } = await buildTestApp({ database: limited, env: { RATE_LIMIT_ALLOW_LIST: '10.1.2.3,::1' } });
+    for (let i = 0; i < 5; i++) {
+      const response = await allowing.inject({ method: 'GET', url: '/api/categories', remoteAddress: '10.1.2.3' });
+      expect(response.statusCode).toBe(200);
+    }
+    for (let i = 0; i < 2; i++)
+      await allowing.inject({ method: 'GET', url: '/api/categories', remoteAddress: '10.9.9.9' });
+    expect(
+      (await allowing.inject({ method: 'GET', url: '/api/categories', remoteAddress: '10.9.9.9' })).statusCode,
+    ).toBe(429);
   });
 });

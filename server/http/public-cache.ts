@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-type Entry = { body: string; etag: string; at: number };
+type Entry = { body: Buffer; etag: string; at: number };
 type Schema<T> = { parse(value: unknown): T };
 
 /**
@@ -17,7 +17,8 @@ export function createPublicCache({ ttlMs = 30_000, maxEntries = 1000 }: { ttlMs
 
   async function fill<T>(key: string, schema: Schema<T>, load: () => Promise<unknown>): Promise<Entry> {
     const started = generation;
-    const body = JSON.stringify(schema.parse(await load()));
+    // Kept as bytes: sending a string would encode it again on every request.
+    const body = Buffer.from(JSON.stringify(schema.parse(await load())));
     const entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, at: Date.now() };
     // A write during the load makes this result stale: serve it once, do not keep it.
     if (started === generation) {

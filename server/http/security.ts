@@ -1,12 +1,27 @@
-import type { IncomingMessage } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 type NonceRequest = IncomingMessage & { cspNonce?: string };
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The nonce allowed for this page's inline scripts by the Content-Security-Policy. */
+    cspNonce: string | undefined;
+  }
+}
+
+/** Requests answered with data or files, not pages: their headers never change. */
+const NOT_PAGES = /^\/(api|media|assets)\/|^\/(healthz|readyz|robots\.txt|sitemap\.xml|favicon\.svg)$/;
+
 /**
- * The Content-Security-Policy: only our own scripts, plus the inline ones React Router renders
- * with this response's nonce. Vite's development server needs inline scripts and websockets.
+ * Pages get a Content-Security-Policy that admits only our own scripts, plus React Router's
+ * inline scripts through a per-request nonce; inline style attributes are allowed (React renders
+ * them); images from any https host (marketplace images). Vite's development server needs inline
+ * scripts and websockets.
  */
-export function contentSecurityPolicy({ development }: { development: boolean }) {
+function pageDirectives(development: boolean) {
   const nonce = (request: IncomingMessage) => `'nonce-${(request as NonceRequest).cspNonce ?? ''}'`;
   return {
     defaultSrc: ["'self'"],
@@ -21,4 +36,53 @@ export function contentSecurityPolicy({ development }: { development: boolean })
     frameAncestors: ["'none'"],
     upgradeInsecureRequests: null,
   };
+}
+
+/** The headers a helmet middleware would set, computed once. */
+function headersOf(middleware: ReturnType<typeof helmet>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string) => {
+      headers[name.toLowerCase()] = value;
+    },
+    removeHeader: () => {},
+  } as unknown as ServerResponse;
+  middleware({} as IncomingMessage, response, () => {});
+  return headers;
+}
+
+/**
+ * Security headers (helmet) on every response. Pages get the nonce policy, computed per request;
+ * API answers, media and assets get a fixed set computed once, as they are the hot path.
+ */
+export function addSecurityHeaders(
+  app: FastifyInstance,
+  { development, https }: { development: boolean; https: boolean },
+) {
+  const common: HelmetOptions = {
+    crossOriginEmbedderPolicy: false,
+    // HSTS only when the shop is served over https (helmet refuses a literal true).
+    ...(https ? {} : { strictTransportSecurity: false }),
+  };
+  const forPages = helmet({ ...common, contentSecurityPolicy: { directives: pageDirectives(development) } });
+  const fixed = headersOf(
+    helmet({
+      ...common,
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+      },
+    }),
+  );
+  app.decorateRequest('cspNonce', undefined);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (NOT_PAGES.test(request.url)) {
+      reply.headers(fixed);
+      return done();
+    }
+    const nonce = randomBytes(16).toString('base64');
+    request.cspNonce = nonce;
+    (request.raw as NonceRequest).cspNonce = nonce;
+    forPages(request.raw, reply.raw, () => done());
+  });
 }

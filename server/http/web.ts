@@ -12,13 +12,6 @@ export const serverBuildFile = `${root}build/server/index.js`;
 
 export type WebMode = 'production' | 'development';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The nonce allowed for this page's inline scripts by the Content-Security-Policy. */
-    cspNonce: string | undefined;
-  }
-}
-
 /**
  * Serves the React Router app: in production the built assets and the built server bundle; in
  * development Vite's middleware with hot reload. Every path that no other route claims is a page.

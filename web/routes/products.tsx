@@ -96,16 +96,21 @@ export default function Products({ loaderData, matches }: Route.ComponentProps) 
       {products.length === 0 ? (
         <EmptyState />
       ) : (
-        <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {products.map((product, index) => (
-            <ProductCard
-              key={product.id}
-              product={product}
-              bestSellerScore={bestSellers[product.id]}
-              priority={index < 2}
-            />
-          ))}
-        </div>
+        <section aria-labelledby="results-heading" className="mt-8">
+          <h2 id="results-heading" className="sr-only">
+            Products
+          </h2>
+          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+            {products.map((product, index) => (
+              <ProductCard
+                key={product.id}
+                product={product}
+                bestSellerScore={bestSellers[product.id]}
+                priority={index < 2}
+              />
+            ))}
+          </div>
+        </section>
       )}
     </div>
   );

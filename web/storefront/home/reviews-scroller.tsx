@@ -24,8 +24,14 @@ export function ReviewsScroller({ reviews }: { reviews: Review[] }) {
       element.style.transform = `translateX(${-state.current.offset}px)`;
       frame = requestAnimationFrame(tick);
     };
-    frame = requestAnimationFrame(tick);
+    // The strip moves only while it is on screen: no work for a strip nobody sees.
+    const visibility = new IntersectionObserver(([entry]) => {
+      cancelAnimationFrame(frame);
+      if (entry?.isIntersecting) frame = requestAnimationFrame(tick);
+    });
+    visibility.observe(element);
     return () => {
+      visibility.disconnect();
       cancelAnimationFrame(frame);
       clearTimeout(state.current.resume);
     };
