@@ -11,7 +11,8 @@ import {
 } from 'react-router';
 import { getMe } from '#common/contracts/accounts.ts';
 import { listCategories } from '#common/contracts/catalog.ts';
-import { defaultSettings, getPublicSettings, PublicSettings } from '#common/contracts/settings.ts';
+import { getPublicSettings } from '#common/contracts/settings.ts';
+import { settingsDefaults } from '#common/settings-defaults.ts';
 import type { Route } from './+types/root.ts';
 import appCss from './app.css?url';
 import { useNonce } from './common/nonce.ts';
@@ -89,7 +90,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<typeof loader>('root');
-  const settings = data?.settings ?? PublicSettings.parse(defaultSettings);
+  const settings = data?.settings ?? settingsDefaults;
   const status = isRouteErrorResponse(error) ? error.status : 500;
   return (
     <>

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { settingsDefaults as d } from '../settings-defaults.ts';
 
 /** An integer setting within bounds; an out-of-range stored value falls back to the default. */
 const limit = (min: number, max: number, fallback: number) =>
@@ -12,25 +13,25 @@ const text = (max: number, fallback: string) =>
  * client; out-of-range values fall back to the defaults (spec: back office section 5).
  */
 export const SystemSettings = z.object({
-  siteName: text(100, 'Stillwater'),
-  siteDescription: text(300, 'Calming home and desk goods: tabletop fountains, soft lighting, aromatherapy and gifts.'),
-  contactEmail: z._default(z.email(), 'hello@stillwater.shop'),
-  supportEmail: z._default(z.email(), 'support@stillwater.shop'),
-  socialUrl: z._default(z.url({ protocol: /^https$/ }), 'https://www.tiktok.com/@stillwater.shop'),
-  maintenanceMode: z._default(z.boolean(), false),
-  allowRegistration: z._default(z.boolean(), true),
-  requireEmailVerification: z._default(z.boolean(), false),
-  maxOrdersPerUser: z._default(z.int().check(z.gte(1), z.lte(1000)), 10),
-  autoApproveReviews: z._default(z.boolean(), true),
-  enableNewsletter: z._default(z.boolean(), true),
-  generalRateLimit: limit(1, 1000, 100),
-  adminRateLimit: limit(1, 500, 50),
-  strictRateLimit: limit(1, 100, 10),
+  siteName: text(100, d.siteName),
+  siteDescription: text(300, d.siteDescription),
+  contactEmail: z._default(z.email(), d.contactEmail),
+  supportEmail: z._default(z.email(), d.supportEmail),
+  socialUrl: z._default(z.url({ protocol: /^https$/ }), d.socialUrl),
+  maintenanceMode: z._default(z.boolean(), d.maintenanceMode),
+  allowRegistration: z._default(z.boolean(), d.allowRegistration),
+  requireEmailVerification: z._default(z.boolean(), d.requireEmailVerification),
+  maxOrdersPerUser: z._default(z.int().check(z.gte(1), z.lte(1000)), d.maxOrdersPerUser),
+  autoApproveReviews: z._default(z.boolean(), d.autoApproveReviews),
+  enableNewsletter: z._default(z.boolean(), d.enableNewsletter),
+  generalRateLimit: limit(1, 1000, d.generalRateLimit),
+  adminRateLimit: limit(1, 500, d.adminRateLimit),
+  strictRateLimit: limit(1, 100, d.strictRateLimit),
   /** Flat US shipping rate and the subtotal from which shipping is free, integer cents. */
-  shippingRate: z._default(z.int().check(z.gte(0)), 499),
-  freeShippingThreshold: z._default(z.int().check(z.gte(0)), 5000),
+  shippingRate: z._default(z.int().check(z.gte(0)), d.shippingRate),
+  freeShippingThreshold: z._default(z.int().check(z.gte(0)), d.freeShippingThreshold),
   /** Card processing fee passed to the shopper, in basis points of the total (0 = none). */
-  processingFeeBasisPoints: z._default(z.int().check(z.gte(0), z.lte(1000)), 0),
+  processingFeeBasisPoints: z._default(z.int().check(z.gte(0), z.lte(1000)), d.processingFeeBasisPoints),
 });
 export type SystemSettings = z.infer<typeof SystemSettings>;
 

@@ -65,14 +65,27 @@ export type PageLighthouse = {
   failingAudits: (FailingAudit & { failedRuns: number })[];
 };
 
-export async function measureLighthouse(baseUrl: string, path: string, runCount: number): Promise<PageLighthouse> {
+// Lighthouse sometimes loses a run (NO_NAVSTART and the like on a busy machine): that many are run again.
+const extraAttempts = 2;
+
+/** `checkServer` throws when the server is gone, so no run is spent on a dead server. */
+export async function measureLighthouse(
+  baseUrl: string,
+  path: string,
+  runCount: number,
+  checkServer: () => void = () => {},
+): Promise<PageLighthouse> {
   const url = new URL(path, baseUrl).href;
   const runs: LighthouseRun[] = [];
-  for (let run = 1; run <= runCount; run += 1) {
-    process.stdout.write(`  lighthouse ${path}: run ${run}/${runCount}\n`);
-    runs.push(summarizeRun(await runLighthouse(url)));
+  const isValid = (run: LighthouseRun) => run.runtimeError === null;
+  while (runs.filter(isValid).length < runCount && runs.length < runCount + extraAttempts) {
+    checkServer();
+    process.stdout.write(`  lighthouse ${path}: run ${runs.length + 1} (${runCount} wanted)\n`);
+    const run = summarizeRun(await runLighthouse(url));
+    if (run.runtimeError) process.stdout.write(`    lost: ${run.runtimeError}\n`);
+    runs.push(run);
   }
-  const valid = runs.filter((run) => run.runtimeError === null);
+  const valid = runs.filter(isValid);
   return { path, runs, validRuns: valid.length, median: medianOfRuns(valid), failingAudits: mergeFailing(valid) };
 }
 

@@ -2,7 +2,6 @@
  * HTTP throughput and latency with autocannon, one target at a time (the machine has two cores:
  * the server in its child process on one, the load generator here on the other).
  */
-
 import { createInterface } from 'node:readline';
 import type { Request, Result } from 'autocannon';
 import autocannon from 'autocannon';

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { killAll } from 'chrome-launcher';
 import { nextClientAddress } from './client-address.ts';
 import { measureFirstLoadJs } from './first-load-js.ts';
 import { measureLighthouse } from './lighthouse.ts';
@@ -26,9 +27,13 @@ const settings = {
   lighthouseRuns: 5,
   load: { durationSeconds: 10, connections: 50, warmupSeconds: 2 },
 };
+/** The shop while it serves, for the interrupt handler. */
+let runningShop: Shop | null = null;
+let interrupted = false;
 
 /** Runs one step; a failure is recorded (and misses a target) instead of ending the run. */
 async function stage<T>(name: string, errors: StageError[], run: () => Promise<T> | T): Promise<T | null> {
+  if (interrupted) return null;
   process.stdout.write(`\n▸ ${name}\n`);
   try {
     return await run();
@@ -115,7 +120,7 @@ async function measureShop(shop: Shop, results: BenchResults): Promise<void> {
     const measured = await stage(
       `Lighthouse ${page}`,
       errors,
-      onShop(shop, () => measureLighthouse(shop.url, page, settings.lighthouseRuns)),
+      onShop(shop, () => measureLighthouse(shop.url, page, settings.lighthouseRuns, () => assertShopRunning(shop))),
     );
     if (measured) results.lighthouse.push(measured);
   }
@@ -130,8 +135,9 @@ async function measureShop(shop: Shop, results: BenchResults): Promise<void> {
       onShop(shop, () => measureLoad(endpoint.name, new URL(endpoint.path, shop.url).href, settings.load)),
     );
     const bare = results.load.bare?.requestsPerSecond;
-    if (measured)
+    if (measured) {
       results.load.endpoints.push({ ...measured, ratioToBare: bare ? measured.requestsPerSecond / bare : null });
+    }
   }
 }
 
@@ -155,13 +161,17 @@ async function main(): Promise<number> {
   });
   const shop = built ? await stage('start the shop', results.errors, startShop) : null;
   if (shop) {
+    runningShop = shop;
     try {
       await measureShop(shop, results);
     } finally {
+      runningShop = null;
       await stopShop(shop);
     }
   }
 
+  // An interrupted run records nothing: latest.json keeps the last complete run.
+  if (interrupted) return 130;
   results.durationSeconds = (performance.now() - started) / 1000;
   const targets = evaluateTargets(
     results,
@@ -174,12 +184,20 @@ async function main(): Promise<number> {
   return targets.every((target) => target.met) ? 0 : 1;
 }
 
-// Interrupted: stop the shop and the baseline server before leaving.
+/** Interrupted: stop Chromium, the shop (removing its database) and the baseline server, then leave. */
+async function interrupt(signal: string): Promise<never> {
+  interrupted = true;
+  process.stderr.write(`\nbench: ${signal}, stopping the browser and the servers…\n`);
+  killAll();
+  if (runningShop) await stopShop(runningShop);
+  await stopAllProcesses();
+  // Again: a run in progress may have launched Chromium while the servers stopped.
+  killAll();
+  process.exit(130);
+}
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    process.stderr.write(`\nbench: ${signal}, stopping the servers…\n`);
-    void stopAllProcesses().finally(() => process.exit(130));
-  });
+  process.once(signal, () => void interrupt(signal));
 }
 
 process.exitCode = await main();

@@ -1,7 +1,8 @@
 /**
- * The shop under benchmark: a fresh production build served by server/main.ts on a temporary
- * PGlite database, set up as e2e/serve.ts sets up the browser tests' server (demo images from
- * the shared cache). Started directly, so an unexpected exit is seen with its code or signal.
+ * The shop under benchmark: a fresh production build served by server/main.ts (through
+ * shop-server.ts) on a temporary PGlite database, set up as e2e/serve.ts sets up the browser
+ * tests' server (demo images from the shared cache). Started directly, not through serve.ts,
+ * so an unexpected exit is seen with its code or signal.
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
@@ -50,9 +51,9 @@ export async function startShop(): Promise<Shop> {
   };
   // The targets are for the embedded database.
   delete env.DATABASE_URL;
-  const shop: Shop = { url, process: startNodeScript('server/main.ts', { env }), dataDir, exit: null };
+  const shop: Shop = { url, process: startNodeScript('scripts/bench/shop-server.ts', { env }), dataDir, exit: null };
   shop.process.once('exit', (code, signal) => {
-    shop.exit = signal ? `killed by ${signal}` : `exited with code ${code}`;
+    shop.exit = describeExit(code, signal);
   });
   try {
     await waitUntilReady(shop);
@@ -63,6 +64,13 @@ export async function startShop(): Promise<Shop> {
   return shop;
 }
 
+function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal) return `was killed by ${signal}`;
+  // server/main.ts exits 0 only after a graceful shutdown, which only SIGTERM or SIGINT starts.
+  if (code === 0) return 'shut down (code 0): another process sent it SIGTERM or SIGINT';
+  return `exited with code ${code}`;
+}
+
 export async function stopShop(shop: Shop): Promise<void> {
   await stopProcess(shop.process);
   await rm(shop.dataDir, { recursive: true, force: true });
@@ -70,7 +78,7 @@ export async function stopShop(shop: Shop): Promise<void> {
 
 /** Throws when the server is gone, so a step does not measure connection errors. */
 export function assertShopRunning(shop: Shop): void {
-  if (hasExited(shop.process)) throw new Error(`the shop is not running (it ${shop.exit ?? 'exited'})`);
+  if (hasExited(shop.process)) throw new Error(`the shop is not running: it ${shop.exit ?? 'exited'}`);
 }
 
 async function waitUntilReady(shop: Shop): Promise<void> {

@@ -113,6 +113,16 @@ describe('server-rendered pages', () => {
     expect(missing.json()).toEqual({ error: 'Not found', code: 'not_found' });
   });
 
+  test('no browser bundle carries zod (contracts reach the browser as types only)', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const { clientBuildDir } = await import('./web.ts');
+    const files = (await readdir(`${clientBuildDir}/assets`)).filter((name) => name.endsWith('.js'));
+    expect(files.length).toBeGreaterThan(5);
+    for (const name of files) {
+      expect(await readFile(`${clientBuildDir}/assets/${name}`, 'utf8'), name).not.toMatch(/ZodMini|\$ZodType/);
+    }
+  });
+
   test('product images are served from storage with long caching', async () => {
     const product = (await app.inject({ method: 'GET', url: '/api/products/desktop-fountain' })).json();
     const image = await app.inject({ method: 'GET', url: product.images[0] });

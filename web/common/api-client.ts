@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { ApiError } from '#common/contracts/errors.ts';
+import type { ApiError } from '#common/contracts/errors.ts';
 
 /** An endpoint of common/contracts: method, path with :params, and zod schemas of its parts. */
 export type Endpoint = {
@@ -16,6 +16,13 @@ type Input<E extends Endpoint> = (E['params'] extends z.ZodMiniType
   : { params?: never }) &
   (E['query'] extends z.ZodMiniType ? { query?: Partial<z.input<E['query']>> } : { query?: never }) &
   (E['body'] extends z.ZodMiniType ? { body: z.input<E['body']> } : { body?: never });
+
+/**
+ * Where to send a call: an endpoint of common/contracts, or, in browser code, only its method and
+ * path with the endpoint as a type (`api.call<typeof logout>({ method: 'POST', path: logoutPath })`),
+ * which keeps zod out of the browser's bundles; the server's response is then trusted as typed.
+ */
+export type Target<E extends Endpoint> = E | Pick<E, 'method' | 'path'>;
 
 /** How a request reaches the API: fetch in the browser, in-process injection during server rendering. */
 export type Transport = (request: {
@@ -53,25 +60,36 @@ export function buildUrl(endpoint: Endpoint, input: { params?: object; query?: o
   return query ? `${path}?${query}` : path;
 }
 
+/** The error body of the API, read without a schema (see common/contracts/errors.ts). */
+function readApiError(body: unknown): ApiError | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { error, code, field } = body as Record<string, unknown>;
+  if (typeof error !== 'string') return null;
+  return {
+    error,
+    code: typeof code === 'string' ? code : 'error',
+    ...(typeof field === 'string' ? { field } : {}),
+  };
+}
+
 export type ApiClient = ReturnType<typeof createApiClient>;
 
 export function createApiClient(transport: Transport) {
-  /** Calls an endpoint and returns its parsed response; throws ApiRequestError on a non-2xx answer. */
+  /** Calls an endpoint and returns its response; throws ApiRequestError on a non-2xx answer. */
   async function call<E extends Endpoint>(
-    endpoint: E,
+    endpoint: Target<E>,
     ...[input]: Partial<Input<E>> extends Input<E> ? [Input<E>?] : [Input<E>]
-  ) {
-    const url = buildUrl(endpoint, (input ?? {}) as { params?: object; query?: object });
+  ): Promise<z.output<E['response']>> {
+    const url = buildUrl(endpoint as Endpoint, (input ?? {}) as { params?: object; query?: object });
     const response = await transport({ method: endpoint.method, url, body: input?.body });
     if (response.status < 200 || response.status >= 300) {
-      const parsed = ApiError.safeParse(response.body);
+      const problem = readApiError(response.body);
       const path = url.split('?')[0];
-      const message = parsed.success
-        ? parsed.data.error
-        : `HTTP ${response.status} ${response.statusText || 'Error'} on ${path}`;
-      throw new ApiRequestError(response.status, message, parsed.data?.code, parsed.data?.field);
+      const message = problem?.error ?? `HTTP ${response.status} ${response.statusText || 'Error'} on ${path}`;
+      throw new ApiRequestError(response.status, message, problem?.code, problem?.field);
     }
-    return endpoint.response.parse(response.body) as z.output<E['response']>;
+    const body = 'response' in endpoint ? endpoint.response.parse(response.body) : response.body;
+    return body as z.output<E['response']>;
   }
   return { call };
 }

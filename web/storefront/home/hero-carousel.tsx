@@ -5,11 +5,16 @@ import { ProductImage } from '#web/storefront/catalog/product-image.tsx';
 
 /** Three images of the fountain, advancing every 4 s with a 150 ms fade; a click opens the product. */
 export function HeroCarousel({ images, href, title }: { images: string[]; href: string; title: string }) {
-  const [index, setIndex] = useState(0);
+  // `moved`: the fade is switched on at the first change, so the first image paints at once (it is the LCP).
+  const [{ index, moved }, setState] = useState({ index: 0, moved: false });
+  const setIndex = (next: number) => setState({ index: next, moved: true });
   const [paused, setPaused] = useState(false);
   useEffect(() => {
     if (images.length < 2 || paused) return;
-    const timer = setInterval(() => setIndex((current) => (current + 1) % images.length), CAROUSEL_INTERVAL_MS);
+    const timer = setInterval(
+      () => setState((current) => ({ index: (current.index + 1) % images.length, moved: true })),
+      CAROUSEL_INTERVAL_MS,
+    );
     return () => clearInterval(timer);
   }, [images.length, paused]);
   return (
@@ -35,7 +40,7 @@ export function HeroCarousel({ images, href, title }: { images: string[]; href: 
             className="absolute inset-0 h-full w-full object-cover"
             style={{
               opacity: position === index ? 1 : 0,
-              transition: `opacity ${CAROUSEL_TRANSITION_MS}ms ease-in-out`,
+              transition: moved ? `opacity ${CAROUSEL_TRANSITION_MS}ms ease-in-out` : undefined,
             }}
           />
         ))}

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import type { SessionUser } from '#common/contracts/accounts.ts';
-import { logout } from '#common/contracts/accounts.ts';
+import type { logout, SessionUser } from '#common/contracts/accounts.ts';
 import type { Category } from '#common/contracts/catalog.ts';
 import { api } from '#web/common/browser-api.ts';
 import { useCartCount } from '#web/storefront/cart/cart-storage.ts';
@@ -94,7 +93,7 @@ function UserMenu({ user }: { user: SessionUser }) {
             className="block w-full px-4 py-2 text-left text-sm hover:bg-sage-50"
             onClick={async () => {
               setOpen(false);
-              await api.call(logout);
+              await api.call<typeof logout>({ method: 'POST', path: '/api/auth/logout' });
               navigate('/logout');
             }}
           >

@@ -1,0 +1,20 @@
+/** The default system settings, as plain data (the browser reads them without zod). */
+export const settingsDefaults = {
+  siteName: 'Stillwater',
+  siteDescription: 'Calming home and desk goods: tabletop fountains, soft lighting, aromatherapy and gifts.',
+  contactEmail: 'hello@stillwater.shop',
+  supportEmail: 'support@stillwater.shop',
+  socialUrl: 'https://www.tiktok.com/@stillwater.shop',
+  maintenanceMode: false,
+  allowRegistration: true,
+  requireEmailVerification: false,
+  maxOrdersPerUser: 10,
+  autoApproveReviews: true,
+  enableNewsletter: true,
+  generalRateLimit: 100,
+  adminRateLimit: 50,
+  strictRateLimit: 10,
+  shippingRate: 499,
+  freeShippingThreshold: 5000,
+  processingFeeBasisPoints: 0,
+} as const;
