@@ -11,6 +11,7 @@ import {
   ratingBucket,
   starsFor,
   stockStatus,
+  summarize,
 } from './catalog-rules.ts';
 
 const v = (stock: number, isActive = true) => ({ stock, isActive });
@@ -70,4 +71,13 @@ describe('catalogue rules', () => {
     expect([4.2, 4.3, 4.74, 4.75, 0.2, 6].map(starsFor)).toEqual([4, 4.5, 4.5, 5, 0, 5]);
     expect([1, 1.4, 1.5, 3.5, 4.4, 5].map(ratingBucket)).toEqual([1, 1, 2, 4, 4, 5]);
   });
+});
+
+test('a summary is the first paragraph, cut at a word', () => {
+  expect(summarize('Short text.\n\nSecond paragraph.')).toBe('Short text.');
+  const long = 'word '.repeat(60).trim();
+  const cut = summarize(long, 50);
+  expect(cut.length).toBeLessThanOrEqual(50);
+  expect(cut).toMatch(/word…$/);
+  expect(summarize('')).toBe('');
 });

@@ -72,3 +72,12 @@ export function starsFor(rating: number): number {
 export function ratingBucket(rating: number): number {
   return Math.min(5, Math.max(1, Math.round(rating)));
 }
+
+/** The start of a text for a listing: its first paragraph, cut at a word to at most `max` characters. */
+export function summarize(text: string, max = 200): string {
+  const first = text.split(/\n\s*\n/)[0]?.trim() ?? '';
+  if (first.length <= max) return first;
+  const cut = first.slice(0, max - 1);
+  const atWord = cut.slice(0, Math.max(cut.lastIndexOf(' '), Math.floor(max / 2)));
+  return `${atWord.replace(/[\s,;:.]+$/, '')}…`;
+}

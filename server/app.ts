@@ -98,6 +98,8 @@ export async function buildApp(deps: AppDeps) {
     max: () => settings.current()?.generalRateLimit ?? 100,
     redis: deps.redis ?? undefined,
     nameSpace: 'sw-rate-',
+    // The limit's headers go with the 429 only (Retry-After), not on every answer.
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     allowList: (request) =>
       isInternal(request) ||
       config.rateLimitAllowList.includes(request.ip) ||

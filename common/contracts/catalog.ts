@@ -48,7 +48,35 @@ export type Product = z.infer<typeof Product>;
 export const Pagination = z.object({ page: z.int(), pages: z.int(), total: z.int(), limit: z.int() });
 export type Pagination = z.infer<typeof Pagination>;
 
-export const ProductList = z.object({ products: z.array(Product), pagination: Pagination });
+/**
+ * A product in a list: what listings show, without the long text, the specifications and the
+ * variants' galleries (GET /api/products/:id has the whole product). Lists stay small and fast.
+ */
+export const ProductSummary = z.extend(
+  z.pick(Product, {
+    id: true,
+    slug: true,
+    title: true,
+    price: true,
+    salePrice: true,
+    images: true,
+    features: true,
+    categories: true,
+    variantLabel: true,
+    stock: true,
+    status: true,
+    rating: true,
+    createdAt: true,
+  }),
+  {
+    /** The start of the description, cut at a word, at most 200 characters. */
+    summary: z.string(),
+    skuVariants: z.array(z.omit(SkuVariant, { images: true })),
+  },
+);
+export type ProductSummary = z.infer<typeof ProductSummary>;
+
+export const ProductList = z.object({ products: z.array(ProductSummary), pagination: Pagination });
 export type ProductList = z.infer<typeof ProductList>;
 
 export const Category = z.object({ name: z.string(), slug: z.string(), productCount: z.int() });

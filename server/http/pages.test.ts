@@ -91,6 +91,15 @@ describe('server-rendered pages', () => {
     expect(html).toContain('Return to Home');
   });
 
+  test('pages carry the full set of security headers', async () => {
+    const { headers } = await page('/returns');
+    expect(headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['content-security-policy']).toContain("object-src 'none'");
+  });
+
   test('HTML is compressed and its inline scripts carry the CSP nonce', async () => {
     const { headers } = await page('/', { 'accept-encoding': 'gzip' });
     expect(headers['content-encoding']).toBe('gzip');

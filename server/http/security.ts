@@ -65,13 +65,26 @@ export function addSecurityHeaders(
     ...(https ? {} : { strictTransportSecurity: false }),
   };
   const forPages = helmet({ ...common, contentSecurityPolicy: { directives: pageDirectives(development) } });
+  // JSON and files need only the headers that matter outside a document; fewer headers also
+  // make each hot response cheaper to write and to read.
   const fixed = headersOf(
     helmet({
-      ...common,
       contentSecurityPolicy: {
         useDefaults: false,
-        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
       },
+      // Kept at helmet's defaults: X-Content-Type-Options, Cross-Origin-Resource-Policy,
+      // Referrer-Policy and (over https) Strict-Transport-Security.
+      ...(https ? {} : { strictTransportSecurity: false }),
+      crossOriginEmbedderPolicy: false,
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xFrameOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
+      xPoweredBy: false,
     }),
   );
   app.decorateRequest('cspNonce', undefined);

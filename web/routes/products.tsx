@@ -1,6 +1,6 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { LISTING_FETCH_LIMIT } from '#common/constants.ts';
-import type { Product } from '#common/contracts/catalog.ts';
+import type { ProductSummary } from '#common/contracts/catalog.ts';
 import { listProducts, searchProducts } from '#common/contracts/catalog.ts';
 import { listBestSellers } from '#common/contracts/marketing.ts';
 import { apiContext } from '#web/context.ts';
@@ -44,7 +44,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-function sortProducts(products: Product[], sort: Sort, best: { productId: string; score: number }[]): Product[] {
+function sortProducts(
+  products: ProductSummary[],
+  sort: Sort,
+  best: { productId: string; score: number }[],
+): ProductSummary[] {
   if (sort === 'name') return [...products].sort((a, b) => a.title.localeCompare(b.title, 'en'));
   if (sort === 'best-selling') {
     const score = new Map(best.map((entry) => [entry.productId, entry.score]));

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { Category, Pagination, Product, ProductList } from '#common/contracts/catalog.ts';
+import { summarize } from '#common/catalog-rules.ts';
+import type { Category, Pagination, Product, ProductList, ProductSummary } from '#common/contracts/catalog.ts';
 import type { Db } from '#server/db/client.ts';
 import { reviews } from '#server/features/reviews/reviews.tables.ts';
 import { notFound } from '#server/http/errors.ts';
@@ -11,6 +12,27 @@ type PageRequest = { page: number; limit: number };
 /** The text that search matches: title, tags and categories weigh in before the description. */
 export function composeSearchText(p: { title: string; tags: string[]; categories: string[]; description: string }) {
   return [p.title, p.tags.join(' '), p.categories.join(' '), p.description].join('\n').toLowerCase();
+}
+
+/** A product as lists show it (see ProductSummary). */
+export function toSummary(product: Product): ProductSummary {
+  return {
+    id: product.id,
+    slug: product.slug,
+    title: product.title,
+    summary: summarize(product.description),
+    price: product.price,
+    salePrice: product.salePrice,
+    images: product.images,
+    features: product.features,
+    categories: product.categories,
+    variantLabel: product.variantLabel,
+    skuVariants: product.skuVariants.map(({ images: _gallery, ...variant }) => variant),
+    stock: product.stock,
+    status: product.status,
+    rating: product.rating,
+    createdAt: product.createdAt,
+  };
 }
 
 export function createCatalogService({ db }: { db: Db }) {
@@ -101,7 +123,7 @@ export function createCatalogService({ db }: { db: Db }) {
     ]);
     const total = totalRow?.total ?? 0;
     const pagination: Pagination = { page, pages: Math.max(1, Math.ceil(total / limit)), total, limit };
-    return { products: await hydrate(rows), pagination };
+    return { products: (await hydrate(rows)).map(toSummary), pagination };
   }
 
   /** Active products, newest first; optionally of one category given by slug or name. */

@@ -1,18 +1,25 @@
 import { initialVariantIndex } from '#common/catalog-rules.ts';
 import type { Product, SkuVariant } from '#common/contracts/catalog.ts';
+
+/** What the cart needs of a variant. */
+type CartVariant = Pick<
+  SkuVariant,
+  'skuId' | 'skuAttr' | 'name' | 'price' | 'salePrice' | 'image' | 'isActive' | 'stock'
+>;
+
 import { PLACEHOLDER_IMAGE } from '#common/images.ts';
 import { centsToDollars, effectivePrice } from '#common/money.ts';
 import { addToCart } from '#web/storefront/cart/cart-storage.ts';
 
 /** The variant bought without a choice: the first active in-stock one (or the single one). */
-export function defaultVariant(product: Pick<Product, 'skuVariants'>): SkuVariant | undefined {
+export function defaultVariant<V extends CartVariant>(product: { skuVariants: V[] }): V | undefined {
   return product.skuVariants[initialVariantIndex(product.skuVariants)];
 }
 
 /** Puts one unit of a product (in the given variant) in the cart, priced in dollars as the cart keeps it. */
 export function addProductToCart(
   product: Pick<Product, 'id' | 'title' | 'price' | 'salePrice' | 'images' | 'variantLabel'>,
-  variant: SkuVariant | undefined,
+  variant: CartVariant | undefined,
   quantity = 1,
 ): void {
   const price = variant

@@ -1,18 +1,17 @@
-import type { Product, SkuVariant } from '#common/contracts/catalog.ts';
+import type { ProductSummary } from '#common/contracts/catalog.ts';
 
-/** What a product card needs: the first image, two features and how many more, a short text. */
+/** What a product card needs: the first image, two features and how many more, the summary. */
 export type CardProduct = Pick<
-  Product,
-  'id' | 'slug' | 'title' | 'price' | 'salePrice' | 'rating' | 'stock' | 'variantLabel' | 'description'
+  ProductSummary,
+  'id' | 'slug' | 'title' | 'price' | 'salePrice' | 'rating' | 'stock' | 'variantLabel' | 'summary' | 'skuVariants'
 > & {
   images: string[];
   features: string[];
   featureCount: number;
-  skuVariants: SkuVariant[];
 };
 
-/** Listing pages send only this to the browser, not the whole product. */
-export function toCardProduct(product: Product): CardProduct {
+/** Listing pages send only this to the browser. */
+export function toCardProduct(product: ProductSummary): CardProduct {
   return {
     id: product.id,
     slug: product.slug,
@@ -22,11 +21,10 @@ export function toCardProduct(product: Product): CardProduct {
     rating: product.rating,
     stock: product.stock,
     variantLabel: product.variantLabel,
-    description:
-      product.description.length > 220 ? `${product.description.slice(0, 217).trimEnd()}…` : product.description,
+    summary: product.summary,
     images: product.images.slice(0, 1),
     features: product.features.slice(0, 2),
     featureCount: product.features.length,
-    skuVariants: product.skuVariants.map((variant) => ({ ...variant, images: [] })),
+    skuVariants: product.skuVariants,
   };
 }

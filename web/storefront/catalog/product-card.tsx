@@ -63,7 +63,7 @@ export function ProductCard({
         ) : (
           <p className="text-sm text-stone-500">No reviews yet</p>
         )}
-        <p className="line-clamp-2 text-sm text-stone-600">{product.description}</p>
+        <p className="line-clamp-2 text-sm text-stone-600">{product.summary}</p>
         <ul className="flex flex-wrap gap-1.5" aria-label="Features">
           {tags.map((tag) => (
             <li key={tag} className="rounded-full bg-sage-50 px-2 py-0.5 text-xs text-sage-800">
