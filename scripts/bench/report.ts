@@ -1,5 +1,4 @@
 /** The benchmark's targets (from the issues), its summary tables and its JSON record. */
-import { spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FirstLoadJs } from './first-load-js.ts';
@@ -292,9 +291,6 @@ export function summary(results: BenchResults, targets: Target[]): string {
 export async function writeResults(results: BenchResults, targets: Target[]): Promise<void> {
   await mkdir(path.dirname(resultsFile), { recursive: true });
   const record = { ...results, targets, passed: targets.every((target) => target.met) };
+  // The results folder is ignored by git (and so by the linter): the figures worth keeping go to docs/performance.md.
   await writeFile(resultsFile, `${JSON.stringify(record, null, 2)}\n`);
-  // In the repository's own format, so `npm run lint` stays clean after a run.
-  const biome = path.join(root, 'node_modules/@biomejs/biome/bin/biome');
-  const formatted = spawnSync(process.execPath, [biome, 'format', '--write', resultsFile], { cwd: root });
-  if (formatted.status !== 0) process.stderr.write(`bench: could not format ${resultsFile}\n`);
 }
