@@ -10,19 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { throwawayShopEnv } from '../server/testing/throwaway-shop.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = await mkdtemp(path.join(tmpdir(), 'stillwater-e2e-'));
-const env: Record<string, string | undefined> = {
-  ...process.env,
-  NODE_ENV: 'production',
-  DATA_DIR: dataDir,
-  UPLOADS_DIR: path.join(root, 'node_modules/.cache/stillwater-test-media'),
-  SEED_DEMO_DATA: 'true',
-  OWNER_EMAIL: 'owner@stillwater.test',
-  OWNER_PASSWORD: 'e2e-owner-password',
-  LOG_LEVEL: 'warn',
-};
+const env = throwawayShopEnv(dataDir, { password: 'e2e-owner-password' });
 
 let database: string | null = null;
 const serverUrl = process.env.DATABASE_URL;

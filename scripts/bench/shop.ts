@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { throwawayShopEnv } from '../../server/testing/throwaway-shop.ts';
 import { freePort, hasExited, root, startNodeScript, stopProcess } from './processes.ts';
 
 export type Shop = {
@@ -33,14 +34,7 @@ export async function startShop(): Promise<Shop> {
   const url = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stillwater-bench-'));
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    UPLOADS_DIR: path.join(root, 'node_modules/.cache/stillwater-test-media'),
-    SEED_DEMO_DATA: 'true',
-    OWNER_EMAIL: 'owner@stillwater.test',
-    OWNER_PASSWORD: 'bench-owner-password',
-    LOG_LEVEL: 'warn',
+    ...throwawayShopEnv(dataDir, { password: 'bench-owner-password' }),
     PORT: String(port),
     HOST: '127.0.0.1',
     // Canonical links and the page's own address agree, as they do in production.
