@@ -42,6 +42,7 @@ describe('configuration', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ RATE_LIMIT_ALLOW_LIST: 'localhost' }, 'RATE_LIMIT_ALLOW_LIST'],
+    [{ SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL'],
   ])('a bad value fails at start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));

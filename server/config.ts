@@ -21,6 +21,10 @@ const Env = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   // Signs CSRF tokens and encrypts stored secrets. Unset: generated once and kept in the database.
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // Sends email through this SMTP server (smtp:// or smtps://). Unset: mail is kept in the outbox and the log.
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  // The sender of the shop's emails.
+  MAIL_FROM: z.string().min(3).optional(),
   // The owner account, created on first start (a password is generated when unset).
   OWNER_EMAIL: z.email('must be an email address').optional(),
   OWNER_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
@@ -63,6 +67,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitAllowList: e.RATE_LIMIT_ALLOW_LIST?.split(',') ?? [],
     redisUrl: e.REDIS_URL ?? null,
     sessionSecret: e.SESSION_SECRET ?? null,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM ?? 'Stillwater <hello@stillwater.shop>',
     owner: { email: e.OWNER_EMAIL ?? null, password: e.OWNER_PASSWORD ?? null },
     uploadsDir: e.UPLOADS_DIR ? path.resolve(e.UPLOADS_DIR) : path.join(dataDir, 'uploads'),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),

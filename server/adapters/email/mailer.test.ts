@@ -1,0 +1,114 @@
+import { eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, describe, expect, test } from 'vitest';
+import { createMigratedTestDatabase } from '#server/testing/test-database.ts';
+import { emailOutbox } from './outbox.tables.ts';
+import { createOutboxMailer } from './outbox-mailer.ts';
+import { createSmtpMailer } from './smtp-mailer.ts';
+
+const database = await createMigratedTestDatabase();
+afterAll(() => database.close());
+const { db } = database;
+const message = {
+  to: 'mara@example.com',
+  subject: 'Reset your password',
+  text: 'Open http://x/reset',
+  template: 'password-reset',
+};
+
+/** A local SMTP server that keeps what it receives, or refuses every message. */
+async function localSmtp({ refuse = false } = {}) {
+  const received: { from: string; to: string[]; data: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let data = '';
+      stream.on('data', (chunk: Buffer) => {
+        data += chunk.toString();
+      });
+      stream.on('end', () => {
+        if (refuse) return callback(new Error('mailbox unavailable'));
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { received, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe('outbox mailer', () => {
+  test('keeps the message in the outbox and writes it to the log', async () => {
+    const lines: string[] = [];
+    const mailer = createOutboxMailer({ db, log: (line) => lines.push(line) });
+    const { id, delivered } = await mailer.send(message);
+    expect(delivered).toBe(true);
+    const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+    expect(row).toMatchObject({
+      to: 'mara@example.com',
+      subject: 'Reset your password',
+      status: 'sent',
+      template: 'password-reset',
+    });
+    expect(lines[0]).toContain('Open http://x/reset');
+  });
+});
+
+describe('SMTP mailer', () => {
+  test('delivers through the SMTP server and records it as sent', async () => {
+    const smtp = await localSmtp();
+    const mailer = createSmtpMailer({ db, url: smtp.url, from: 'Stillwater <hello@stillwater.shop>', log: () => {} });
+    try {
+      const { id, delivered } = await mailer.send(message);
+      expect(delivered).toBe(true);
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]?.to).toEqual(['mara@example.com']);
+      expect(smtp.received[0]?.from).toBe('hello@stillwater.shop');
+      expect(smtp.received[0]?.data).toContain('Subject: Reset your password');
+      expect(smtp.received[0]?.data).toContain('Open http://x/reset');
+      const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+      expect(row).toMatchObject({ status: 'sent', attempts: 1 });
+    } finally {
+      mailer.close();
+      await smtp.close();
+    }
+  });
+
+  test('a refused message is recorded as failed, not thrown', async () => {
+    const smtp = await localSmtp({ refuse: true });
+    const errors: unknown[] = [];
+    const mailer = createSmtpMailer({
+      db,
+      url: smtp.url,
+      from: 'shop@example.com',
+      log: (_line, error) => errors.push(error),
+    });
+    try {
+      const { id, delivered } = await mailer.send(message);
+      expect(delivered).toBe(false);
+      const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+      expect(row?.status).toBe('failed');
+      expect(row?.lastError).toMatch(/mailbox unavailable/);
+      expect(errors).toHaveLength(1);
+    } finally {
+      mailer.close();
+      await smtp.close();
+    }
+  });
+
+  test('an unreachable server is recorded as failed', async () => {
+    const mailer = createSmtpMailer({ db, url: 'smtp://127.0.0.1:1', from: 'shop@example.com', log: () => {} });
+    const { id, delivered } = await mailer.send(message);
+    expect(delivered).toBe(false);
+    const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+    expect(row?.status).toBe('failed');
+    mailer.close();
+  });
+});
