@@ -13,12 +13,15 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { CSRF_HEADER } from '#common/constants.ts';
+import { createMailer } from '#server/adapters/email/create-mailer.ts';
+import type { Mailer } from '#server/adapters/email/mailer.ts';
 import { createDiskObjectStorage, MEDIA_PREFIX } from '#server/adapters/storage/disk-object-storage.ts';
 import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import type { Config } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
 import { accountsRoutes } from '#server/features/accounts/accounts.routes.ts';
 import { createAccountsService } from '#server/features/accounts/accounts.service.ts';
+import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
@@ -43,6 +46,8 @@ export type AppDeps = {
   /** Signs CSRF tokens; SESSION_SECRET or the instance's generated secret. */
   signingKey: string;
   storage?: ObjectStorage;
+  /** Where email goes; by default SMTP or the outbox, as configured. */
+  mailer?: Mailer;
   /** Shared rate-limit counters across instances. */
   redis?: Redis | null;
   /** How pages are served; null for an API-only app (most API tests). */
@@ -81,7 +86,9 @@ export async function buildApp(deps: AppDeps) {
   const storage = deps.storage ?? createDiskObjectStorage(config.uploadsDir);
   const settings = createSettingsService({ db });
   await settings.load();
-  const accounts = createAccountsService({ db });
+  const mailer = deps.mailer ?? createMailer(config, { db, log: (line, error) => app.log.info({ err: error }, line) });
+  const sessions = createSessionStore({ db });
+  const accounts = createAccountsService({ db, mailer, settings, publicUrl: config.publicUrl });
   const catalog = createCatalogService({ db });
   const reviews = createReviewsService({ db });
   const marketing = createMarketingService({ db });
@@ -126,8 +133,8 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(async (api) => {
     csrf.protect(api);
-    resolveSessions(api, accounts);
-    await api.register(accountsRoutes, { csrf, accounts });
+    resolveSessions(api, sessions);
+    await api.register(accountsRoutes, { csrf, accounts, sessions, settings, secureCookies });
     await api.register(settingsRoutes, { settings });
     await api.register(catalogRoutes, { catalog, cache });
     await api.register(reviewsRoutes, { reviews, cache });

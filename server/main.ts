@@ -9,7 +9,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
-import { createAccountsService } from './features/accounts/accounts.service.ts';
+import { ensureOwner } from './features/accounts/owner.ts';
 import { pruneExpiredAccountsJob } from './features/accounts/prune-expired.job.ts';
 import { categories } from './features/catalog/catalog.tables.ts';
 import { getInstanceSecret } from './features/settings/instance-secrets.ts';
@@ -52,7 +52,7 @@ async function main() {
     web,
   });
 
-  const owner = await createAccountsService({ db: database.db }).ensureOwner(config.owner);
+  const owner = await ensureOwner(database.db, config.owner);
   if (owner) {
     // Printed once, when the owner account is created.
     const lines = [

@@ -44,3 +44,65 @@ export const logout = {
   path: '/api/auth/logout',
   response: z.object({ success: z.literal(true) }),
 } as const;
+
+/** Free text as typed; the account rules (common/account-rules.ts) check it on both sides. */
+const typed = (max: number) => z.string().check(z.maxLength(max));
+
+const UserResponse = z.object({ message: z.string(), user: SessionUser });
+
+export const register = {
+  method: 'POST',
+  path: '/api/auth/register',
+  body: z.object({ username: typed(100), email: typed(320), password: typed(1024) }),
+  /** `user` is absent when the email must be verified first (the shop's requireEmailVerification setting). */
+  response: z.object({ message: z.string(), user: z.optional(SessionUser), verificationRequired: z.boolean() }),
+} as const;
+
+export const login = {
+  method: 'POST',
+  path: '/api/auth/login',
+  body: z.object({ email: typed(320), password: typed(1024) }),
+  response: UserResponse,
+} as const;
+
+export const updateProfile = {
+  method: 'PUT',
+  path: '/api/auth/profile',
+  body: z.object({ username: typed(100), email: typed(320) }),
+  response: UserResponse,
+} as const;
+
+export const changePassword = {
+  method: 'PUT',
+  path: '/api/auth/change-password',
+  body: z.object({ currentPassword: typed(1024), newPassword: typed(1024) }),
+  response: z.object({ message: z.string() }),
+} as const;
+
+export const verifyEmail = {
+  method: 'POST',
+  path: '/api/auth/verify-email',
+  body: z.object({ token: typed(200) }),
+  response: z.object({ message: z.string() }),
+} as const;
+
+export const requestPasswordReset = {
+  method: 'POST',
+  path: '/api/password-reset/request',
+  body: z.object({ email: typed(320) }),
+  response: z.object({ message: z.string() }),
+} as const;
+
+export const verifyResetToken = {
+  method: 'GET',
+  path: '/api/password-reset/verify/:token',
+  params: z.object({ token: typed(200) }),
+  response: z.object({ email: z.string() }),
+} as const;
+
+export const resetPassword = {
+  method: 'POST',
+  path: '/api/password-reset/reset',
+  body: z.object({ token: typed(200), password: typed(1024) }),
+  response: z.object({ message: z.string() }),
+} as const;

@@ -7,6 +7,8 @@ export class AppError extends Error {
   readonly statusCode: number;
   readonly code: string;
   readonly field: string | undefined;
+  /** Seconds the client should wait before trying again (sent as Retry-After with a 429). */
+  retryAfter: number | undefined;
   constructor(statusCode: number, code: string, message: string, field?: string) {
     super(message);
     this.statusCode = statusCode;
@@ -32,6 +34,7 @@ const contextNames: Record<ValidationContext, string> = {
 /** Maps every error to the one JSON format; only real faults become a 500, and their details stay in the log. */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
+    if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
     return sendError(reply, error.statusCode, {
       error: error.message,
       code: error.code,

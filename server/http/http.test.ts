@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
-import { createAccountsService } from '#server/features/accounts/accounts.service.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
+import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { settings } from '#server/features/settings/settings.tables.ts';
 import { buildTestApp, csrfHeaders } from '#server/testing/test-app.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
@@ -149,9 +149,9 @@ describe('who is signed in', () => {
   });
 
   test('a session cookie identifies its user, and signing out ends the session', async () => {
-    const accounts = createAccountsService({ db: database.db });
+    const accounts = createSessionStore({ db: database.db });
     const [user] = await database.db.select({ id: users.id }).from(users).where(eq(users.role, 'user')).limit(1);
-    const token = await accounts.createSession(user?.id as string);
+    const token = await accounts.create(user?.id as string);
     const cookie = `sw_session=${token}`;
     const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
     expect(me.json()).toMatchObject({ authenticated: true, user: { id: user?.id, isAdmin: false, role: 'user' } });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SessionUser } from '#common/contracts/accounts.ts';
-import { type AccountsService, SESSION_COOKIE } from '#server/features/accounts/accounts.service.ts';
+import { SESSION_COOKIE, type SessionStore } from '#server/features/accounts/sessions.ts';
 import { unauthorized } from './errors.ts';
 
 declare module 'fastify' {
@@ -11,11 +11,11 @@ declare module 'fastify' {
 }
 
 /** Resolves the session cookie of every request in the scope into request.user. */
-export function resolveSessions(app: FastifyInstance, accounts: AccountsService) {
+export function resolveSessions(app: FastifyInstance, sessions: SessionStore) {
   app.decorateRequest('user', null);
   app.addHook('preHandler', async (request) => {
     const token = request.cookies[SESSION_COOKIE];
-    request.user = token ? await accounts.findSessionUser(token) : null;
+    request.user = token ? await sessions.findUser(token) : null;
   });
 }
 

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { expect, test } from 'vitest';
-import { createAccountsService, hashToken } from '#server/features/accounts/accounts.service.ts';
 import { sessions, users } from '#server/features/accounts/accounts.tables.ts';
 import { pruneExpiredAccountsJob } from '#server/features/accounts/prune-expired.job.ts';
+import { createSessionStore, hashToken } from '#server/features/accounts/sessions.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
 import { startJobQueue } from './job-queue.ts';
 
@@ -10,9 +10,9 @@ test('a job sent to the queue runs in the background, and the prune job removes 
   const database = await createTestDatabase();
   const { db } = database;
   const [user] = await db.select({ id: users.id }).from(users).limit(1);
-  const accounts = createAccountsService({ db });
-  const live = await accounts.createSession(user?.id as string);
-  const dead = await accounts.createSession(user?.id as string);
+  const accounts = createSessionStore({ db });
+  const live = await accounts.create(user?.id as string);
+  const dead = await accounts.create(user?.id as string);
   await db
     .update(sessions)
     .set({ expiresAt: new Date(Date.now() - 86_400_000) })
@@ -33,7 +33,7 @@ test('a job sent to the queue runs in the background, and the prune job removes 
       .toBe('completed');
     const left = await db.select().from(sessions);
     expect(left).toHaveLength(1);
-    expect(await accounts.findSessionUser(live)).not.toBeNull();
+    expect(await accounts.findUser(live)).not.toBeNull();
     expect(errors).toEqual([]);
   } finally {
     await queue.stop();

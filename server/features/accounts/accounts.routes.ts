@@ -1,29 +1,159 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getCsrfToken, getMe, logout } from '#common/contracts/accounts.ts';
+import {
+  changePassword,
+  getCsrfToken,
+  getMe,
+  login,
+  logout,
+  register,
+  requestPasswordReset,
+  resetPassword,
+  updateProfile,
+  verifyEmail,
+  verifyResetToken,
+} from '#common/contracts/accounts.ts';
+import type { SettingsService } from '#server/features/settings/settings.service.ts';
 import type { createCsrfProtection } from '#server/http/csrf.ts';
-import { type AccountsService, SESSION_COOKIE } from './accounts.service.ts';
+import { requireUser } from '#server/http/session.ts';
+import { type AccountsService, RESET_REQUESTED } from './accounts.service.ts';
+import { SESSION_ABSOLUTE_MS, SESSION_COOKIE, type SessionStore } from './sessions.ts';
 
-type Deps = { csrf: ReturnType<typeof createCsrfProtection>; accounts: AccountsService };
+type Deps = {
+  csrf: ReturnType<typeof createCsrfProtection>;
+  accounts: AccountsService;
+  sessions: SessionStore;
+  settings: SettingsService;
+  secureCookies: boolean;
+};
 
-export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (app, { csrf, accounts }) => {
-  app.get(
-    getCsrfToken.path,
-    { schema: { tags: ['auth'], response: { 200: getCsrfToken.response } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return csrf.issueToken(request, reply);
-    },
-  );
+export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
+  app,
+  { csrf, accounts, sessions, settings, secureCookies },
+) => {
+  const tags = ['auth'];
+  // Sign-in, registration and reset requests share one strict per-client counter (settings'
+  // strictRateLimit, per minute) in place of the general one.
+  const strictLimit = app.rateLimit({
+    max: () => settings.current()?.strictRateLimit ?? 10,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => `auth:${request.ip}`,
+  });
+  const strict = { config: { rateLimit: false as const }, onRequest: strictLimit };
 
-  app.get(getMe.path, { schema: { tags: ['auth'], response: { 200: getMe.response } } }, async (request, reply) => {
+  /** A new session in a fresh cookie (a sign-in never reuses the session it came with). */
+  async function startSession(request: FastifyRequest, reply: FastifyReply, userId: string) {
+    const previous = request.cookies[SESSION_COOKIE];
+    if (previous) await sessions.remove(previous);
+    const token = await sessions.create(userId, { ip: request.ip, userAgent: request.headers['user-agent'] });
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secureCookies,
+      maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
+    });
+  }
+
+  app.get(getCsrfToken.path, { schema: { tags, response: { 200: getCsrfToken.response } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return csrf.issueToken(request, reply);
+  });
+
+  app.get(getMe.path, { schema: { tags, response: { 200: getMe.response } } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return request.user ? { authenticated: true as const, user: request.user } : { authenticated: false as const };
   });
 
-  app.post(logout.path, { schema: { tags: ['auth'], response: { 200: logout.response } } }, async (request, reply) => {
+  app.post(
+    register.path,
+    { ...strict, schema: { tags, body: register.body, response: { 201: register.response } } },
+    async (request, reply) => {
+      const { user, verificationRequired } = await accounts.register(request.body);
+      reply.status(201);
+      if (verificationRequired) {
+        return {
+          message: 'Account created: please confirm your email address with the link we sent you',
+          verificationRequired,
+        };
+      }
+      await startSession(request, reply, user.id);
+      return { message: 'Registration successful', user, verificationRequired };
+    },
+  );
+
+  app.post(
+    login.path,
+    { ...strict, schema: { tags, body: login.body, response: { 200: login.response } } },
+    async (request, reply) => {
+      const user = await accounts.login(request.body);
+      await startSession(request, reply, user.id);
+      return { message: 'Login successful', user };
+    },
+  );
+
+  app.post(logout.path, { schema: { tags, response: { 200: logout.response } } }, async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
-    if (token) await accounts.deleteSession(token);
+    if (token) await sessions.remove(token);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return { success: true as const };
   });
+
+  app.put(
+    updateProfile.path,
+    { schema: { tags, body: updateProfile.body, response: { 200: updateProfile.response } } },
+    async (request) => {
+      const user = requireUser(request.user);
+      return { message: 'Profile updated', user: await accounts.updateProfile(user.id, request.body) };
+    },
+  );
+
+  app.put(
+    changePassword.path,
+    { schema: { tags, body: changePassword.body, response: { 200: changePassword.response } } },
+    async (request) => {
+      const user = requireUser(request.user);
+      await accounts.changePassword(user.id, request.cookies[SESSION_COOKIE] ?? '', request.body);
+      return { message: 'Password changed: your other sessions were signed out' };
+    },
+  );
+
+  app.post(
+    verifyEmail.path,
+    { schema: { tags, body: verifyEmail.body, response: { 200: verifyEmail.response } } },
+    async (request) => {
+      await accounts.verifyEmailAddress(request.body.token);
+      return { message: 'Email confirmed: you can sign in now' };
+    },
+  );
+
+  app.post(
+    requestPasswordReset.path,
+    {
+      ...strict,
+      schema: { tags, body: requestPasswordReset.body, response: { 200: requestPasswordReset.response } },
+    },
+    async (request) => {
+      await accounts.requestPasswordReset(request.body.email);
+      return { message: RESET_REQUESTED };
+    },
+  );
+
+  app.get(
+    verifyResetToken.path,
+    { schema: { tags, params: verifyResetToken.params, response: { 200: verifyResetToken.response } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return accounts.verifyResetToken(request.params.token);
+    },
+  );
+
+  app.post(
+    resetPassword.path,
+    { schema: { tags, body: resetPassword.body, response: { 200: resetPassword.response } } },
+    async (request) => {
+      await accounts.resetPassword(request.body.token, request.body.password);
+      return { message: 'Your password has been reset: you can sign in with it now' };
+    },
+  );
 };

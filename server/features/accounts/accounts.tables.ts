@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { type AdminPermissions, userRoles } from '#common/contracts/accounts.ts';
 import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
 
@@ -15,6 +15,9 @@ export const users = pgTable(
     adminPermissions: jsonb().$type<AdminPermissions>().notNull().default({}),
     emailVerifiedAt: timestamp({ withTimezone: true }),
     lastLoginAt: timestamp({ withTimezone: true }),
+    /** Failed sign-ins since the last success; each one past a few makes the next wait longer. */
+    failedLogins: integer().notNull().default(0),
+    lastFailedLoginAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

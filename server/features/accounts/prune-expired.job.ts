@@ -1,8 +1,8 @@
 import { and, isNotNull, lt, or } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import type { JobDefinition } from '#server/jobs/job-queue.ts';
-import { SESSION_IDLE_MS } from './accounts.service.ts';
 import { accountTokens, sessions } from './accounts.tables.ts';
+import { SESSION_IDLE_MS } from './sessions.ts';
 
 /** Removes sessions that can no longer be used and mailed tokens that expired or were used. */
 export async function pruneExpiredAccountRecords(db: Db, now = new Date()) {

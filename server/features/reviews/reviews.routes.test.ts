@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
-import { createAccountsService } from '#server/features/accounts/accounts.service.ts';
+import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { reviews } from './reviews.tables.ts';
@@ -84,7 +84,7 @@ describe('GET /api/reviews/product/:id', () => {
       .select({ userId: reviews.userId, id: reviews.id })
       .from(reviews)
       .where(eq(reviews.moderationStatus, 'flagged'));
-    const token = await createAccountsService({ db: database.db }).createSession(flagged?.userId as string);
+    const token = await createSessionStore({ db: database.db }).create(flagged?.userId as string);
     const response = await get('/api/reviews/product/desktop-fountain?limit=100', { cookie: `sw_session=${token}` });
     expect(response.headers['cache-control']).toBe('private, no-store');
     const own = response.json().reviews.find((r: ReviewBody) => r.id === flagged?.id);

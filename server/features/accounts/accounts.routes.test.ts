@@ -1,0 +1,346 @@
+import { desc, eq, like } from 'drizzle-orm';
+import { describe, expect, test } from 'vitest';
+import { emailOutbox } from '#server/adapters/email/outbox.tables.ts';
+import type { Database } from '#server/db/client.ts';
+import { settings } from '#server/features/settings/settings.tables.ts';
+import { buildTestApp } from '#server/testing/test-app.ts';
+import { testClient } from '#server/testing/test-client.ts';
+import { createTestDatabase } from '#server/testing/test-database.ts';
+import { accountTokens, sessions, users } from './accounts.tables.ts';
+
+const { app, database } = await buildTestApp();
+const { db } = database;
+let counter = 0;
+/** A fresh client address per test, so the strict per-client limit never mixes tests. */
+const client = () => testClient(app, { remoteAddress: `10.0.${Math.floor(++counter / 200)}.${counter % 200}` });
+const unique = () => `${Date.now().toString(36)}${(++counter).toString(36)}`;
+const newAccount = () => {
+  const id = unique();
+  return { username: `calm_${id}`, email: `calm.${id}@example.com`, password: 'Quiet-Water-42' };
+};
+
+async function registered(browser = client()) {
+  const account = newAccount();
+  const response = await browser.post('/api/auth/register', account);
+  expect(response.statusCode).toBe(201);
+  return { browser, account, user: response.json().user };
+}
+
+/** The token of the last mail of a kind sent to an address, read from the outbox like a person would. */
+async function mailedToken(on: Database, to: string, template: string) {
+  const [mail] = await on.db
+    .select()
+    .from(emailOutbox)
+    .where(eq(emailOutbox.to, to))
+    .orderBy(desc(emailOutbox.createdAt))
+    .limit(5)
+    .then((rows) => rows.filter((row) => row.template === template));
+  const token = /token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
+  if (!token) throw new Error(`no ${template} mail to ${to}`);
+  return token;
+}
+
+describe('registration', () => {
+  test('creates the account, signs it in and sets an httpOnly SameSite=Lax session cookie', async () => {
+    const browser = client();
+    const account = newAccount();
+    const response = await browser.post('/api/auth/register', account);
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      message: 'Registration successful',
+      verificationRequired: false,
+      user: { username: account.username, email: account.email, isAdmin: false, role: 'user', adminPermissions: {} },
+    });
+    const cookie = response.cookies.find((c) => c.name === 'sw_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie?.value).toMatch(/^[\w-]{43}$/);
+    const me = (await browser.get('/api/auth/me')).json();
+    expect(me).toMatchObject({ authenticated: true, user: { email: account.email } });
+    // Only the hash of the session id is stored; the password is an argon2id hash.
+    const stored = await db.select().from(sessions).where(eq(sessions.userId, me.user.id));
+    expect(stored[0]?.idHash).not.toBe(cookie?.value);
+    const [user] = await db.select().from(users).where(eq(users.id, me.user.id));
+    expect(user?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  test('a taken email or username is a 409, whatever its case', async () => {
+    const { account } = await registered();
+    const email = await client().post('/api/auth/register', { ...newAccount(), email: account.email.toUpperCase() });
+    expect(email.statusCode).toBe(409);
+    expect(email.json()).toEqual({ error: 'An account with this email already exists', code: 'email_taken' });
+    const name = await client().post('/api/auth/register', {
+      ...newAccount(),
+      username: account.username.toUpperCase(),
+    });
+    expect(name.statusCode).toBe(409);
+    expect(name.json().error).toBe('This username is already taken');
+  });
+
+  test.each([
+    [{ username: 'ab' }, 'username', 'Username must be at least 3 characters'],
+    [{ username: 'the_admin_desk' }, 'username', 'Username contains restricted words'],
+    [{ username: 'with space' }, 'username', 'Username can only contain letters, numbers, hyphens and underscores'],
+    [{ email: 'not-an-email' }, 'email', 'Please enter a valid email address'],
+    [{ email: '' }, 'email', 'Email is required'],
+    [{ password: 'abc' }, 'password', 'Password must be at least 6 characters'],
+    [{ password: 'password' }, 'password', expect.stringMatching(/^Password is too weak: /)],
+  ])('the spec rules apply on the server: %o', async (change, field, error) => {
+    const response = await client().post('/api/auth/register', { ...newAccount(), ...change });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error, code: 'invalid_input', field });
+  });
+
+  test.each([{}, { username: 'x' }, { username: 1, email: 2, password: 3 }, 'not json'])(
+    'a malformed body is a 400, never a 500: %o',
+    async (payload) => {
+      const response = await client().post('/api/auth/register', payload);
+      // 400 for a bad body, 415 for one that is not JSON.
+      expect([400, 415]).toContain(response.statusCode);
+      expect(typeof response.json().error).toBe('string');
+    },
+  );
+
+  test('is refused with 403 when registration is closed', async () => {
+    const closed = await createTestDatabase();
+    await closed.db.insert(settings).values({ key: 'allowRegistration', value: false });
+    const { app: shop } = await buildTestApp({ database: closed });
+    const response = await testClient(shop).post('/api/auth/register', newAccount());
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ error: 'Registration is closed', code: 'registration_closed' });
+  });
+
+  test('with email verification required, sign-in waits for the mailed link', async () => {
+    const verifying = await createTestDatabase();
+    await verifying.db.insert(settings).values({ key: 'requireEmailVerification', value: true });
+    const { app: shop } = await buildTestApp({ database: verifying });
+    const browser = testClient(shop);
+    const account = newAccount();
+    const created = await browser.post('/api/auth/register', account);
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ verificationRequired: true });
+    expect(created.json().user).toBeUndefined();
+    expect(browser.cookie('sw_session')).toBeUndefined();
+    const early = await browser.post('/api/auth/login', { email: account.email, password: account.password });
+    expect(early.statusCode).toBe(403);
+    expect(early.json().code).toBe('email_not_verified');
+    const token = await mailedToken(verifying, account.email, 'email-verification');
+    expect((await browser.post('/api/auth/verify-email', { token })).statusCode).toBe(200);
+    expect((await browser.post('/api/auth/verify-email', { token })).statusCode).toBe(400);
+    expect(
+      (await browser.post('/api/auth/login', { email: account.email, password: account.password })).statusCode,
+    ).toBe(200);
+  });
+});
+
+describe('sign-in and sign-out', () => {
+  test('a wrong password and an unknown email get the same answer', async () => {
+    const { account } = await registered();
+    const wrong = await client().post('/api/auth/login', { email: account.email, password: 'Not-The-One-1' });
+    const unknown = await client().post('/api/auth/login', {
+      email: `nobody.${unique()}@example.com`,
+      password: 'whatever',
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ error: 'Invalid email or password', code: 'invalid_credentials' });
+    expect(unknown.json()).toEqual(wrong.json());
+  });
+
+  test('sign-in starts a new session (the old one ends) and sign-out deletes it', async () => {
+    const { account, browser } = await registered();
+    const before = browser.cookie('sw_session');
+    const response = await browser.post('/api/auth/login', { email: account.email, password: account.password });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ message: 'Login successful', user: { email: account.email } });
+    const after = browser.cookie('sw_session');
+    expect(after).not.toBe(before);
+    const stale = testClient(app);
+    stale.setCookie('sw_session', before as string);
+    expect((await stale.get('/api/auth/me')).json()).toEqual({ authenticated: false });
+    expect((await browser.post('/api/auth/logout')).statusCode).toBe(200);
+    expect((await browser.get('/api/auth/me')).json()).toEqual({ authenticated: false });
+    const reuse = testClient(app);
+    reuse.setCookie('sw_session', after as string);
+    expect((await reuse.get('/api/auth/me')).json()).toEqual({ authenticated: false });
+  });
+
+  test('emails are matched without regard to case or surrounding spaces', async () => {
+    const { account } = await registered();
+    const response = await client().post('/api/auth/login', {
+      email: `  ${account.email.toUpperCase()} `,
+      password: account.password,
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  test('after repeated failures an account slows down, with Retry-After, and a success resets it', async () => {
+    const { account } = await registered();
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await client().post('/api/auth/login', { email: account.email, password: `wrong-${i}` })).statusCode,
+      ).toBe(401);
+    }
+    const blocked = await client().post('/api/auth/login', { email: account.email, password: account.password });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().code).toBe('too_many_attempts');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // Once the wait is over, the right password works and clears the count.
+    await db
+      .update(users)
+      .set({ lastFailedLoginAt: new Date(Date.now() - 60_000) })
+      .where(eq(users.email, account.email));
+    expect(
+      (await client().post('/api/auth/login', { email: account.email, password: account.password })).statusCode,
+    ).toBe(200);
+    const [user] = await db.select().from(users).where(eq(users.email, account.email));
+    expect(user?.failedLogins).toBe(0);
+  });
+
+  test('the strict per-client limit answers 429 with Retry-After', async () => {
+    const strict = await createTestDatabase();
+    await strict.db.insert(settings).values({ key: 'strictRateLimit', value: 3 });
+    const { app: shop } = await buildTestApp({ database: strict });
+    const browser = testClient(shop, { remoteAddress: '10.200.0.1' });
+    for (let i = 0; i < 3; i++) {
+      expect((await browser.post('/api/auth/login', { email: 'a@example.com', password: 'x' })).statusCode).toBe(401);
+    }
+    const limited = await browser.post('/api/password-reset/request', { email: 'a@example.com' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect(limited.json().code).toBe('rate_limited');
+    // Another client is not affected.
+    const other = testClient(shop, { remoteAddress: '10.200.0.2' });
+    expect((await other.post('/api/auth/login', { email: 'a@example.com', password: 'x' })).statusCode).toBe(401);
+  });
+
+  test('writes without a CSRF token are refused', async () => {
+    const response = await client().post('/api/auth/login', { email: 'a@example.com', password: 'x' }, { csrf: false });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().code).toBe('csrf_invalid');
+  });
+});
+
+describe('profile and password', () => {
+  test('a visitor gets 401 from the secure calls', async () => {
+    const browser = client();
+    for (const [url, body] of [
+      ['/api/auth/profile', { username: 'someone', email: 'a@example.com' }],
+      ['/api/auth/change-password', { currentPassword: 'a', newPassword: 'bcdefgh' }],
+    ] as const) {
+      const response = await browser.put(url, body);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ error: 'Authentication required', code: 'unauthorized' });
+    }
+  });
+
+  test('updates username and email, with the same rules and uniqueness as registration', async () => {
+    const { browser } = await registered();
+    const { account: other } = await registered();
+    const next = newAccount();
+    const updated = await browser.put('/api/auth/profile', { username: next.username, email: next.email });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json().user).toMatchObject({ username: next.username, email: next.email });
+    expect((await browser.put('/api/auth/profile', { username: next.username, email: other.email })).statusCode).toBe(
+      409,
+    );
+    const bad = await browser.put('/api/auth/profile', { username: 'x', email: next.email });
+    expect(bad.json()).toMatchObject({ field: 'username', error: 'Username must be at least 3 characters' });
+  });
+
+  test('changing the password needs the current one and signs out the other sessions', async () => {
+    const { account, browser } = await registered();
+    const laptop = client();
+    expect(
+      (await laptop.post('/api/auth/login', { email: account.email, password: account.password })).statusCode,
+    ).toBe(200);
+    const wrong = await browser.put('/api/auth/change-password', {
+      currentPassword: 'nope',
+      newPassword: 'New-Calm-7',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ field: 'currentPassword', error: 'Current password is incorrect' });
+    const short = await browser.put('/api/auth/change-password', {
+      currentPassword: account.password,
+      newPassword: 'abc',
+    });
+    expect(short.json().error).toBe('New password must be at least 6 characters long');
+    const changed = await browser.put('/api/auth/change-password', {
+      currentPassword: account.password,
+      newPassword: 'New-Calm-7',
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await browser.get('/api/auth/me')).json().authenticated).toBe(true);
+    expect((await laptop.get('/api/auth/me')).json()).toEqual({ authenticated: false });
+    expect((await client().post('/api/auth/login', { email: account.email, password: 'New-Calm-7' })).statusCode).toBe(
+      200,
+    );
+  });
+});
+
+describe('password reset', () => {
+  test('the request answers the same whether or not the email has an account', async () => {
+    const { account } = await registered();
+    const known = await client().post('/api/password-reset/request', { email: account.email });
+    const unknown = await client().post('/api/password-reset/request', { email: `nobody.${unique()}@example.com` });
+    expect(known.statusCode).toBe(200);
+    expect(unknown.json()).toEqual(known.json());
+    const invalid = await client().post('/api/password-reset/request', { email: '' });
+    expect(invalid.json()).toMatchObject({ field: 'email', error: 'Email is required' });
+  });
+
+  test('the mailed link verifies, resets once, and ends every session', async () => {
+    const { account, browser } = await registered();
+    await client().post('/api/password-reset/request', { email: account.email });
+    const token = await mailedToken(database, account.email, 'password-reset');
+    const stored = await db.select().from(accountTokens).where(like(accountTokens.tokenHash, '%'));
+    expect(stored.some((row) => row.tokenHash === token)).toBe(false);
+    expect((await client().get(`/api/password-reset/verify/${token}`)).json()).toEqual({ email: account.email });
+    const short = await client().post('/api/password-reset/reset', { token, password: 'short' });
+    expect(short.json()).toMatchObject({ field: 'password', error: 'Password must be at least 8 characters long' });
+    const reset = await client().post('/api/password-reset/reset', { token, password: 'Fresh-Start-2026' });
+    expect(reset.statusCode).toBe(200);
+    expect((await browser.get('/api/auth/me')).json()).toEqual({ authenticated: false });
+    expect(
+      (await client().post('/api/auth/login', { email: account.email, password: 'Fresh-Start-2026' })).statusCode,
+    ).toBe(200);
+    // Used once: a second use and a second verification fail.
+    const again = await client().post('/api/password-reset/reset', { token, password: 'Another-Start-1' });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ error: 'Invalid or expired reset link', field: 'token' });
+    expect((await client().get(`/api/password-reset/verify/${token}`)).statusCode).toBe(400);
+  });
+
+  test('a newer request supersedes the older link', async () => {
+    const { account } = await registered();
+    await client().post('/api/password-reset/request', { email: account.email });
+    const first = await mailedToken(database, account.email, 'password-reset');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await client().post('/api/password-reset/request', { email: account.email });
+    const second = await mailedToken(database, account.email, 'password-reset');
+    expect(second).not.toBe(first);
+    expect((await client().get(`/api/password-reset/verify/${first}`)).statusCode).toBe(400);
+    expect((await client().get(`/api/password-reset/verify/${second}`)).statusCode).toBe(200);
+  });
+
+  test('an expired link is refused', async () => {
+    const { account, user } = await registered();
+    await client().post('/api/password-reset/request', { email: account.email });
+    const token = await mailedToken(database, account.email, 'password-reset');
+    await db
+      .update(accountTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(accountTokens.userId, user.id));
+    expect((await client().get(`/api/password-reset/verify/${token}`)).statusCode).toBe(400);
+    expect((await client().post('/api/password-reset/reset', { token, password: 'Fresh-Start-2026' })).statusCode).toBe(
+      400,
+    );
+  });
+
+  test('a made-up token is refused', async () => {
+    expect((await client().get('/api/password-reset/verify/made-up')).json()).toEqual({
+      error: 'Invalid or expired reset link',
+      code: 'invalid_token',
+      field: 'token',
+    });
+  });
+});

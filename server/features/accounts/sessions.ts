@@ -1,0 +1,77 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt } from 'drizzle-orm';
+import type { SessionUser } from '#common/contracts/accounts.ts';
+import type { Db } from '#server/db/client.ts';
+import { sessions, users } from './accounts.tables.ts';
+
+export const SESSION_COOKIE = 'sw_session';
+/** A session ends after this long without use... */
+export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+/** ...and after this long in any case. */
+export const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60 * 1000;
+// Writing last-seen on every request would turn reads into writes; once a minute is enough.
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+/** Tokens (session ids, mailed links) are stored only as their SHA-256. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+type UserRow = typeof users.$inferSelect;
+
+export function toSessionUser(user: UserRow): SessionUser {
+  const isAdmin = user.role === 'owner' || user.role === 'admin';
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    isAdmin,
+    role: user.role,
+    adminPermissions: user.role === 'admin' ? user.adminPermissions : {},
+  };
+}
+
+/** Server-side sessions: a random 256-bit token in the cookie, its hash in the database. */
+export function createSessionStore({ db }: { db: Db }) {
+  /** Starts a session; returns the token for the cookie. */
+  async function create(userId: string, client: { ip?: string | undefined; userAgent?: string | undefined } = {}) {
+    const token = randomBytes(32).toString('base64url');
+    await db.insert(sessions).values({
+      idHash: hashToken(token),
+      userId,
+      ip: client.ip ?? null,
+      userAgent: client.userAgent?.slice(0, 300) ?? null,
+      expiresAt: new Date(Date.now() + SESSION_ABSOLUTE_MS),
+    });
+    return token;
+  }
+
+  /** The user of a session token, or null when the session is unknown, idle too long or expired. */
+  async function findUser(token: string | undefined): Promise<SessionUser | null> {
+    if (!token || token.length > 100) return null;
+    const idHash = hashToken(token);
+    const now = new Date();
+    const [row] = await db
+      .select({ user: users, lastSeenAt: sessions.lastSeenAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          eq(sessions.idHash, idHash),
+          gt(sessions.expiresAt, now),
+          gt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS)),
+        ),
+      );
+    if (!row) return null;
+    if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+      await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
+    }
+    return toSessionUser(row.user);
+  }
+
+  async function remove(token: string): Promise<void> {
+    await db.delete(sessions).where(eq(sessions.idHash, hashToken(token)));
+  }
+
+  return { create, findUser, remove };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;
