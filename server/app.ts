@@ -26,6 +26,8 @@ import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
 import { createMarketingService } from '#server/features/marketing/marketing.service.ts';
+import { ordersRoutes } from '#server/features/orders/orders.routes.ts';
+import { createOrdersService } from '#server/features/orders/orders.service.ts';
 import { reviewsRoutes } from '#server/features/reviews/reviews.routes.ts';
 import { createReviewsService } from '#server/features/reviews/reviews.service.ts';
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts';
@@ -92,6 +94,7 @@ export async function buildApp(deps: AppDeps) {
   const catalog = createCatalogService({ db });
   const reviews = createReviewsService({ db });
   const marketing = createMarketingService({ db });
+  const orders = createOrdersService({ db });
   // Hot public reads; catalogue, review and sale writes call cache.invalidate().
   const cache = createPublicCache();
   const csrf = createCsrfProtection({ signingKey: deps.signingKey, secureCookies });
@@ -139,6 +142,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(catalogRoutes, { catalog, cache });
     await api.register(reviewsRoutes, { reviews, cache });
     await api.register(marketingRoutes, { marketing, cache });
+    await api.register(ordersRoutes, { orders });
     api.all('/api/*', async (_request, reply) => sendError(reply, 404, { error: 'Not found', code: 'not_found' }));
   });
 

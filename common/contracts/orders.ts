@@ -18,3 +18,29 @@ export const Address = z.object({
   country: z.string().check(z.trim(), z.length(2)),
 });
 export type Address = z.infer<typeof Address>;
+
+/** An order as its customer sees it in the account's Order History (amounts in cents). */
+export const CustomerOrder = z.object({
+  id: z.string(),
+  orderNumber: z.string(),
+  createdAt: z.string(),
+  total: z.int(),
+  status: OrderStatus,
+  items: z.array(
+    z.object({ productName: z.string(), quantity: z.int(), price: z.int(), variantName: z.nullable(z.string()) }),
+  ),
+});
+export type CustomerOrder = z.infer<typeof CustomerOrder>;
+
+export const listMyOrders = {
+  method: 'GET',
+  path: '/api/orders/user',
+  response: z.object({ orders: z.array(CustomerOrder) }),
+} as const;
+
+export const hasPurchased = {
+  method: 'GET',
+  path: '/api/orders/user/product/:productId/purchased',
+  params: z.object({ productId: z.string().check(z.minLength(1), z.maxLength(200)) }),
+  response: z.object({ purchased: z.boolean() }),
+} as const;

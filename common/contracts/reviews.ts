@@ -92,3 +92,11 @@ export const getReviewAnalysis = {
   params: productKey,
   response: ReviewAnalysis,
 } as const;
+
+export const listMyReviews = {
+  method: 'GET',
+  path: '/api/reviews/user',
+  response: z.object({
+    reviews: z.array(z.extend(Review, { productTitle: z.string() })),
+  }),
+} as const;

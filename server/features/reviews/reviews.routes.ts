@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getRatingSummary, getReviewAnalysis, listProductReviews } from '#common/contracts/reviews.ts';
+import { getRatingSummary, getReviewAnalysis, listMyReviews, listProductReviews } from '#common/contracts/reviews.ts';
 import type { PublicCache } from '#server/http/public-cache.ts';
+import { requireUser } from '#server/http/session.ts';
 import type { ReviewsService } from './reviews.service.ts';
 
 export const reviewsRoutes: FastifyPluginAsyncZod<{ reviews: ReviewsService; cache: PublicCache }> = async (
@@ -32,6 +33,16 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ reviews: ReviewsService; cac
         maxAge: 60,
         load: () => reviews.listForProduct(request.params.id, query, null),
       });
+    },
+  );
+
+  app.get(
+    listMyReviews.path,
+    { schema: { tags, response: { 200: listMyReviews.response } } },
+    async (request, reply) => {
+      const user = requireUser(request.user);
+      reply.header('cache-control', 'private, no-store');
+      return { reviews: await reviews.listForUser(user.id) };
     },
   );
 

@@ -161,7 +161,19 @@ export function createReviewsService({ db }: { db: Db }) {
     return result;
   }
 
-  return { listForProduct, ratingSummary, analysis };
+  /** Everything a user has written, newest first, whatever its moderation status (My Reviews). */
+  async function listForUser(userId: string) {
+    const rows = await db
+      .select({ review: reviews, slug: products.slug, title: products.title })
+      .from(reviews)
+      .innerJoin(products, eq(products.id, reviews.productId))
+      .where(eq(reviews.userId, userId))
+      .orderBy(desc(reviews.createdAt))
+      .limit(200);
+    return rows.map((row) => ({ ...toReview(row.review, row.slug, userId), productTitle: row.title }));
+  }
+
+  return { listForProduct, listForUser, ratingSummary, analysis };
 }
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;
