@@ -1,6 +1,9 @@
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
+// Where the test server files the mail the shop sends (see e2e/serve.ts and e2e/mailbox.ts).
+process.env.E2E_MAILBOX ??= path.resolve(`test-results/mailbox-${port}`);
 
 export default defineConfig({
   testDir: 'e2e',

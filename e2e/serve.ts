@@ -5,16 +5,46 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { throwawayShopEnv } from '../server/testing/throwaway-shop.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = await mkdtemp(path.join(tmpdir(), 'stillwater-e2e-'));
 const env = throwawayShopEnv(dataDir, { password: 'e2e-owner-password' });
+// Every browser test signs in from this one address: the per-client limits are the API tests' concern.
+env.RATE_LIMIT_ALLOW_LIST = '127.0.0.1,::1,::ffff:127.0.0.1';
+
+// The shop's mail goes through a local SMTP server that files each message in the mailbox
+// folder the tests read (E2E_MAILBOX), as a person would read their inbox.
+const mailbox = process.env.E2E_MAILBOX;
+let smtp: SMTPServer | null = null;
+if (mailbox) {
+  await rm(mailbox, { recursive: true, force: true });
+  await mkdir(mailbox, { recursive: true });
+  let received = 0;
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const to = session.envelope.rcptTo.map((r) => r.address).join(',');
+        const file = path.join(mailbox, `${String(++received).padStart(4, '0')}.eml`);
+        writeFile(file, `X-Envelope-To: ${to}\r\n${Buffer.concat(chunks).toString()}`).then(() => callback(), callback);
+      });
+    },
+  });
+  const listening = smtp;
+  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+  const address = listening.server.address();
+  env.SMTP_URL = `smtp://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
 
 let database: string | null = null;
 const serverUrl = process.env.DATABASE_URL;
@@ -49,6 +79,7 @@ const stop = () => server.kill('SIGTERM');
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 server.on('exit', async (code) => {
+  smtp?.close();
   await rm(dataDir, { recursive: true, force: true });
   if (database) await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
   process.exit(code ?? 0);

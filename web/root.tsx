@@ -6,6 +6,7 @@ import {
   Outlet,
   Scripts,
   useLocation,
+  useNavigation,
   useRouteError,
   useRouteLoaderData,
 } from 'react-router';
@@ -17,6 +18,7 @@ import type { Route } from './+types/root.ts';
 import appCss from './app.css?url';
 import { useNonce } from './common/nonce.ts';
 import { apiContext, shopContext } from './context.ts';
+import { cacheUser } from './storefront/account/user-cache.ts';
 import { StarsSprite } from './storefront/catalog/stars.tsx';
 import { Banner } from './storefront/layout/banner.tsx';
 import { Footer } from './storefront/layout/footer.tsx';
@@ -66,9 +68,16 @@ function useScrollToTopOnPathChange() {
   }, [pathname]);
 }
 
+/** Paths whose loaders check the session (spec: 'Checking authentication...' while that runs). */
+const GUARDED = /^\/(account|admin)(\/|$)/;
+
 export default function App({ loaderData }: Route.ComponentProps) {
   useScrollToTopOnPathChange();
   const { user, categories, settings } = loaderData;
+  const navigation = useNavigation();
+  const checking = navigation.state === 'loading' && GUARDED.test(navigation.location.pathname);
+  // The browser's cached user follows the server's answer on every load.
+  useEffect(() => cacheUser(user), [user]);
   return (
     <>
       <a
@@ -80,6 +89,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <Banner freeShippingThreshold={settings.freeShippingThreshold} />
       <Header user={user} categories={categories} />
       <main id="main" className="flex-1">
+        {checking ? (
+          <p role="status" className="mx-auto max-w-7xl px-4 pt-6 text-sm text-stone-600 sm:px-6">
+            Checking authentication...
+          </p>
+        ) : null}
         <Outlet />
       </main>
       <Footer categories={categories} settings={settings} />

@@ -11,5 +11,11 @@ export default [
   route('terms-and-conditions', 'routes/terms.tsx', { id: 'terms-and-conditions' }),
   route('terms', 'routes/terms.tsx', { id: 'terms' }),
   route('logout', 'routes/logout.tsx'),
+  route('login', 'routes/login.tsx'),
+  route('register', 'routes/register.tsx'),
+  route('request-password-reset', 'routes/request-password-reset.tsx'),
+  route('reset-password', 'routes/reset-password.tsx'),
+  route('verify-email', 'routes/verify-email.tsx'),
+  route('account', 'routes/account.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -27,7 +27,13 @@ export const CustomerOrder = z.object({
   total: z.int(),
   status: OrderStatus,
   items: z.array(
-    z.object({ productName: z.string(), quantity: z.int(), price: z.int(), variantName: z.nullable(z.string()) }),
+    z.object({
+      id: z.string(),
+      productName: z.string(),
+      quantity: z.int(),
+      price: z.int(),
+      variantName: z.nullable(z.string()),
+    }),
   ),
 });
 export type CustomerOrder = z.infer<typeof CustomerOrder>;

@@ -28,6 +28,15 @@ const fetchTransport: Transport = async ({ method, url, body }) => {
     credentials: 'include',
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  // Spec: a 401 on a secure request sends the browser to sign in, coming back here afterwards.
+  if (response.status === 401 && response.headers.get('content-type')?.includes('json')) {
+    const problem = (await response.clone().json()) as { code?: string };
+    if (problem.code === 'unauthorized') {
+      window.location.assign(
+        `/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`,
+      );
+    }
+  }
   const text = await response.text();
   let parsed: unknown = null;
   try {

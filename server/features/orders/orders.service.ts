@@ -33,6 +33,7 @@ export function createOrdersService({ db }: { db: Db }) {
       items: lines
         .filter((line) => line.orderId === row.id)
         .map((line) => ({
+          id: line.id,
           productName: line.productName,
           quantity: line.quantity,
           price: line.unitPrice,

@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import type { logout, SessionUser } from '#common/contracts/accounts.ts';
 import type { Category } from '#common/contracts/catalog.ts';
 import { api } from '#web/common/browser-api.ts';
+import { cacheUser } from '#web/storefront/account/user-cache.ts';
 import { useCartCount } from '#web/storefront/cart/cart-storage.ts';
 import { CartIcon, UserIcon } from './icons.tsx';
 import { LogoMark } from './logo.tsx';
@@ -94,6 +95,7 @@ function UserMenu({ user }: { user: SessionUser }) {
             onClick={async () => {
               setOpen(false);
               await api.call<typeof logout>({ method: 'POST', path: '/api/auth/logout' });
+              cacheUser(null);
               navigate('/logout');
             }}
           >
