@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { afterAll, expect, onTestFinished } from 'vitest';
 import { createDiskObjectStorage } from '#server/adapters/storage/disk-object-storage.ts';
 import { buildApp } from '#server/app.ts';
@@ -17,10 +18,13 @@ export async function buildTestApp({
   web = null,
   database,
   env = {},
+  redis = null,
 }: {
   web?: WebMode | null;
   database?: Database;
   env?: Record<string, string>;
+  /** Shared rate-limit counters, as several instances behind a load balancer use them. */
+  redis?: Redis | null;
 } = {}) {
   const db = database ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/stillwater-test-data', ...env });
@@ -30,6 +34,7 @@ export async function buildTestApp({
     signingKey: testSigningKey,
     storage: createDiskObjectStorage(testMediaDir),
     web,
+    redis,
     logger: false,
   });
   await app.ready();
