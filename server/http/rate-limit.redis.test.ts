@@ -5,9 +5,9 @@ import { settings } from '#server/features/settings/settings.tables.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
+import { redisUrl } from '#server/testing/test-environment.ts';
 
 // Several instances behind a load balancer share their counters through Redis (REDIS_URL).
-const redisUrl = process.env.REDIS_URL;
 
 describe.skipIf(!redisUrl)('rate limits across instances (Redis)', () => {
   const clients: Redis[] = [];

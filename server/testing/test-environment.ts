@@ -12,6 +12,9 @@ export const testMediaDir = path.join(root, 'node_modules/.cache/stillwater-test
 
 export const postgresUrl = process.env.DATABASE_URL || null;
 
+/** Redis for the multi-instance suites (shared rate-limit counters); they are skipped without it. */
+export const redisUrl = process.env.REDIS_URL || null;
+
 /** The same server, another database on it. */
 export function databaseUrl(name: string): string {
   if (!postgresUrl) throw new Error('DATABASE_URL is not set');

@@ -9,8 +9,8 @@ import { signedOutOnly } from '#web/storefront/account/guards.ts';
 import { cacheUser } from '#web/storefront/account/user-cache.ts';
 import type { Route } from './+types/login.ts';
 
-export async function loader({ context }: Route.LoaderArgs) {
-  await signedOutOnly(context);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await signedOutOnly(request, context);
   return null;
 }
 

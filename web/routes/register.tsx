@@ -11,8 +11,8 @@ import { StrengthMeter } from '#web/storefront/account/strength-meter.tsx';
 import { cacheUser } from '#web/storefront/account/user-cache.ts';
 import type { Route } from './+types/register.ts';
 
-export async function loader({ context }: Route.LoaderArgs) {
-  await signedOutOnly(context);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await signedOutOnly(request, context);
   return null;
 }
 

@@ -8,8 +8,8 @@ import { AuthCard, Notice, primaryButton, secondaryButton, TextField } from '#we
 import { signedOutOnly } from '#web/storefront/account/guards.ts';
 import type { Route } from './+types/request-password-reset.ts';
 
-export async function loader({ context }: Route.LoaderArgs) {
-  await signedOutOnly(context);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await signedOutOnly(request, context);
   return null;
 }
 
