@@ -45,6 +45,15 @@ export class ApiRequestError extends Error {
   }
 }
 
+/**
+ * What to tell the shopper about a failed call (spec section 8): the server's error sentence,
+ * else `fallback`; `offline` when the server could not be reached at all.
+ */
+export function errorMessage(error: unknown, fallback: string, offline = fallback): string {
+  if (error instanceof ApiRequestError) return error.message || fallback;
+  return offline;
+}
+
 export function buildUrl(endpoint: Endpoint, input: { params?: object; query?: object }): string {
   const params = (input.params ?? {}) as Record<string, string | number>;
   const path = endpoint.path.replace(/:(\w+)/g, (_, name: string) => {

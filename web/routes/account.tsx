@@ -5,7 +5,7 @@ import type { changePassword, logout, SessionUser, updateProfile } from '#common
 import { listMyOrders } from '#common/contracts/orders.ts';
 import { listMyReviews } from '#common/contracts/reviews.ts';
 import { formatCents } from '#common/money.ts';
-import { ApiRequestError } from '#web/common/api-client.ts';
+import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { apiContext } from '#web/context.ts';
 import { Notice, PasswordField, TextField } from '#web/storefront/account/form-fields.tsx';
@@ -154,7 +154,7 @@ function ProfilePanel({ user }: { user: SessionUser }) {
         } catch (error) {
           setMessage({
             kind: 'error',
-            text: error instanceof ApiRequestError ? error.message : 'Profile update failed',
+            text: errorMessage(error, 'Profile update failed'),
           });
         } finally {
           setBusy(false);
@@ -242,7 +242,7 @@ function SecurityPanel() {
         } catch (error) {
           setMessage({
             kind: 'error',
-            text: error instanceof ApiRequestError ? error.message : 'Password change failed',
+            text: errorMessage(error, 'Password change failed'),
           });
         } finally {
           setBusy(false);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useRevalidator, useSearchParams } from 'react-router';
 import type { login } from '#common/contracts/accounts.ts';
-import { ApiRequestError } from '#web/common/api-client.ts';
+import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { afterLogin } from '#web/storefront/account/after-login.ts';
 import { AuthCard, Notice, PasswordField, primaryButton, TextField } from '#web/storefront/account/form-fields.tsx';
@@ -42,7 +42,7 @@ export default function Login() {
       await navigate(afterLogin(params.get('redirect')), { replace: true });
       void revalidator.revalidate();
     } catch (error) {
-      setMessage(error instanceof ApiRequestError ? error.message : 'Login failed due to an unknown error');
+      setMessage(errorMessage(error, 'Login failed due to an unknown error'));
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,7 @@ import { Link, useNavigate, useRevalidator } from 'react-router';
 import { passwordStrength, type RegistrationErrors, validateRegistration } from '#common/account-rules.ts';
 import { VALIDATION_DEBOUNCE_MS } from '#common/constants.ts';
 import type { register } from '#common/contracts/accounts.ts';
-import { ApiRequestError } from '#web/common/api-client.ts';
+import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { AuthCard, Notice, PasswordField, primaryButton, TextField } from '#web/storefront/account/form-fields.tsx';
 import { signedOutOnly } from '#web/storefront/account/guards.ts';
@@ -67,7 +67,7 @@ export default function Register() {
       await navigate('/account', { replace: true });
       void revalidator.revalidate();
     } catch (error) {
-      setMessage({ kind: 'error', text: error instanceof ApiRequestError ? error.message : 'Registration failed' });
+      setMessage({ kind: 'error', text: errorMessage(error, 'Registration failed') });
     } finally {
       setBusy(false);
     }

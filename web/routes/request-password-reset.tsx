@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { validateResetRequest } from '#common/account-rules.ts';
 import type { requestPasswordReset } from '#common/contracts/accounts.ts';
-import { ApiRequestError } from '#web/common/api-client.ts';
+import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { AuthCard, Notice, primaryButton, secondaryButton, TextField } from '#web/storefront/account/form-fields.tsx';
 import { signedOutOnly } from '#web/storefront/account/guards.ts';
@@ -41,10 +41,7 @@ export default function RequestPasswordReset() {
     } catch (error) {
       setMessage({
         kind: 'error',
-        text:
-          error instanceof ApiRequestError
-            ? error.message || 'Failed to send reset email'
-            : 'Network error. Please try again.',
+        text: errorMessage(error, 'Failed to send reset email', 'Network error. Please try again.'),
       });
     } finally {
       setBusy(false);

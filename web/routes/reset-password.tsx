@@ -3,7 +3,7 @@ import { Link, useNavigate, useRouteLoaderData, useSearchParams } from 'react-ro
 import { validatePasswordReset } from '#common/account-rules.ts';
 import { RESET_REDIRECT_MS } from '#common/constants.ts';
 import type { resetPassword, verifyResetToken } from '#common/contracts/accounts.ts';
-import { ApiRequestError } from '#web/common/api-client.ts';
+import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { AuthCard, Notice, PasswordField, primaryButton } from '#web/storefront/account/form-fields.tsx';
 import type { loader as rootLoader } from '../root.tsx';
@@ -46,10 +46,7 @@ export default function ResetPassword() {
       .catch((failure: unknown) =>
         setState({
           step: 'invalid',
-          message:
-            failure instanceof ApiRequestError
-              ? failure.message || 'Invalid or expired reset link'
-              : 'Failed to verify reset link',
+          message: errorMessage(failure, 'Invalid or expired reset link', 'Failed to verify reset link'),
         }),
       );
   }, [token]);
@@ -79,9 +76,7 @@ export default function ResetPassword() {
       );
       setState({ step: 'done', message: result.message });
     } catch (failure) {
-      setError(
-        failure instanceof ApiRequestError ? failure.message || 'Failed to reset password' : 'Failed to reset password',
-      );
+      setError(errorMessage(failure, 'Failed to reset password'));
     } finally {
       setBusy(false);
     }

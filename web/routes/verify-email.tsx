@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { verifyEmail } from '#common/contracts/accounts.ts';
-import { ApiRequestError } from '#web/common/api-client.ts';
+import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { AuthCard, Notice, primaryButton } from '#web/storefront/account/form-fields.tsx';
 import type { Route } from './+types/verify-email.ts';
@@ -22,7 +22,7 @@ export default function VerifyEmail() {
       .catch((error: unknown) =>
         setResult({
           kind: 'error',
-          text: error instanceof ApiRequestError ? error.message : 'Network error. Please try again.',
+          text: errorMessage(error, 'Invalid or expired confirmation link', 'Network error. Please try again.'),
         }),
       );
   }, [params]);

@@ -14,6 +14,15 @@ type FieldProps = {
 const input =
   'mt-1 block w-full rounded-lg border bg-white px-3 py-2.5 text-stone-900 focus:ring-2 focus:ring-sage-200 focus:outline-none';
 
+/** The error under a field; the field points at it with aria-describedby. */
+function FieldError({ id, error }: { id: string; error: string | null | undefined }) {
+  return error ? (
+    <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+      {error}
+    </p>
+  ) : null;
+}
+
 /** A labelled input with its error under it, announced to screen readers. */
 export function TextField({ label, value, onChange, error, type = 'text', autoComplete, name, hint }: FieldProps) {
   const id = useId();
@@ -38,11 +47,7 @@ export function TextField({ label, value, onChange, error, type = 'text', autoCo
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
 }
@@ -85,11 +90,7 @@ export function PasswordField({
           {shown ? 'Hide' : 'Show'}
         </button>
       </div>
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
 }
