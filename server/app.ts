@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -33,14 +33,17 @@ import { createReviewsService } from '#server/features/reviews/reviews.service.t
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts';
 import { createSettingsService } from '#server/features/settings/settings.service.ts';
 import { createCsrfProtection } from '#server/http/csrf.ts';
-import { handleError, sendError } from '#server/http/errors.ts';
+import { clientErrorHandler, frameworkErrorHandler, handleError, sendError } from '#server/http/errors.ts';
 import { healthRoutes } from '#server/http/health.routes.ts';
+import { refuseUnsafeStrings } from '#server/http/input-guard.ts';
+import { logSerializers } from '#server/http/logging.ts';
 import { mediaRoutes } from '#server/http/media.routes.ts';
 import { createPublicCache } from '#server/http/public-cache.ts';
-import { addSecurityHeaders } from '#server/http/security.ts';
+import { addSecurityHeaders, dataSecurityHeaders } from '#server/http/security.ts';
 import { seoRoutes } from '#server/http/seo.routes.ts';
 import { resolveSessions } from '#server/http/session.ts';
 import { mountWeb, type WebMode } from '#server/http/web.ts';
+import type { Jobs } from '#server/jobs/job-queue.ts';
 
 export type AppDeps = {
   config: Config;
@@ -54,8 +57,14 @@ export type AppDeps = {
   redis?: Redis | null;
   /** How pages are served; null for an API-only app (most API tests). */
   web?: WebMode | null;
-  logger?: FastifyServerOptions['logger'];
+  /** The background jobs that requests hand work to (main.ts attaches the durable queue). */
+  jobs: Jobs;
+  /** Where the log goes (standard output by default; tests capture it). */
+  logStream?: { write(line: string): void };
 };
+
+/** Whole requests must arrive within this time: a client trickling its body cannot hold a connection. */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Builds the whole application from its dependencies: the one place where features are wired. */
 export async function buildApp(deps: AppDeps) {
@@ -70,14 +79,26 @@ export async function buildApp(deps: AppDeps) {
   const isInternal = (request: { headers: Record<string, unknown> }) =>
     request.headers['x-internal-key'] === internalKey;
 
+  const dataHeaders = dataSecurityHeaders({ https: secureCookies });
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      serializers: logSerializers,
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
     logController: new LogController({
       disableRequestLogging: (request) =>
         isInternal(request) || request.url === '/healthz' || request.url === '/readyz',
     }),
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies in front (proxy-addr's rule, written out for the types).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    frameworkErrors: frameworkErrorHandler(dataHeaders),
+    clientErrorHandler: clientErrorHandler(dataHeaders),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
@@ -90,7 +111,7 @@ export async function buildApp(deps: AppDeps) {
   await settings.load();
   const mailer = deps.mailer ?? createMailer(config, { db, log: (line, error) => app.log.info({ err: error }, line) });
   const sessions = createSessionStore({ db });
-  const accounts = createAccountsService({ db, mailer, settings, publicUrl: config.publicUrl });
+  const accounts = createAccountsService({ db, mailer, settings, publicUrl: config.publicUrl, jobs: deps.jobs });
   const catalog = createCatalogService({ db });
   const reviews = createReviewsService({ db });
   const marketing = createMarketingService({ db });
@@ -128,7 +149,12 @@ export async function buildApp(deps: AppDeps) {
     openapi: { info: { title: 'Stillwater API', version: '1.0.0' } },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  // The docs page is a document, not data: it gets its own policy (scripts from itself only).
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP:
+      "default-src 'self'; base-uri 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; frame-ancestors 'none'",
+  });
 
   await app.register(healthRoutes, { db });
   await app.register(mediaRoutes, { storage });
@@ -136,6 +162,7 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(async (api) => {
     csrf.protect(api);
+    refuseUnsafeStrings(api);
     resolveSessions(api, sessions);
     await api.register(accountsRoutes, { csrf, accounts, sessions, settings, secureCookies });
     await api.register(settingsRoutes, { settings });

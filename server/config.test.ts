@@ -41,11 +41,27 @@ describe('configuration', () => {
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '127.0.0.1,proxy.local' }, 'TRUST_PROXY'],
     [{ RATE_LIMIT_ALLOW_LIST: 'localhost' }, 'RATE_LIMIT_ALLOW_LIST'],
     [{ SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL'],
   ])('a bad value fails at start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
+  });
+
+  test("TRUST_PROXY is a hop count or the proxies' addresses, never a blanket true", () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,loopback' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/X-Forwarded-For/);
   });
 
   test('PUBLIC_URL loses its trailing slash and an https address is kept', () => {

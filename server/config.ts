@@ -1,5 +1,41 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+
+/** One trusted proxy: an address, a CIDR range, or one of proxy-addr's names for a range. */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const max = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+/**
+ * Which X-Forwarded-For entries to believe. A blanket `true` would let any client choose its own
+ * address (and so its own rate-limit counter) by writing the header, so only a hop count or the
+ * proxies' own addresses are accepted.
+ */
+const TrustProxy = z
+  .string()
+  .trim()
+  .refine((value) => value !== 'true', {
+    error:
+      'true would trust any client-written X-Forwarded-For: give the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.0/8)',
+  })
+  .refine(
+    (value) => /^(false|\d{1,2})$/.test(value) || value.split(',').every((entry) => isProxyAddress(entry.trim())),
+    {
+      error: 'must be false, a number of proxy hops, or proxy addresses/CIDR ranges separated by commas',
+    },
+  )
+  .transform((value): false | number | string[] => {
+    if (value === 'false' || value === '0') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    return value.split(',').map((entry) => entry.trim());
+  });
 
 /**
  * The only reader of process.env. Every variable is optional: unset, the shop runs on its
@@ -28,8 +64,9 @@ const Env = z.object({
   // The owner account, created on first start (a password is generated when unset).
   OWNER_EMAIL: z.email('must be an email address').optional(),
   OWNER_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
-  // Set to true behind a reverse proxy or load balancer, so client addresses come from X-Forwarded-For.
-  TRUST_PROXY: z.enum(['true', 'false']).optional(),
+  // Behind a reverse proxy or load balancer: how many proxies to trust, or their addresses, so
+  // client addresses come from the entries of X-Forwarded-For that those proxies wrote.
+  TRUST_PROXY: TrustProxy.optional(),
   // Client addresses never rate limited (monitoring, internal services), comma-separated.
   RATE_LIMIT_ALLOW_LIST: z
     .string()
@@ -63,7 +100,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database: e.DATABASE_URL
       ? ({ kind: 'postgres', url: e.DATABASE_URL } as const)
       : ({ kind: 'pglite', dir: path.join(dataDir, 'db') } as const),
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy: e.TRUST_PROXY ?? false,
     rateLimitAllowList: e.RATE_LIMIT_ALLOW_LIST?.split(',') ?? [],
     redisUrl: e.REDIS_URL ?? null,
     sessionSecret: e.SESSION_SECRET ?? null,

@@ -14,7 +14,7 @@ import { pruneExpiredAccountsJob } from './features/accounts/prune-expired.job.t
 import { categories } from './features/catalog/catalog.tables.ts';
 import { getInstanceSecret } from './features/settings/instance-secrets.ts';
 import { ensureWebBuild } from './http/web-build.ts';
-import { type JobQueue, startJobQueue } from './jobs/job-queue.ts';
+import { createJobs, type JobQueue, startJobQueue } from './jobs/job-queue.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -43,6 +43,7 @@ async function main() {
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false })
     : null;
 
+  const jobs = createJobs();
   const app = await buildApp({
     config,
     database,
@@ -50,6 +51,7 @@ async function main() {
     storage,
     redis,
     web,
+    jobs,
   });
 
   const owner = await ensureOwner(database.db, config.owner);
@@ -66,7 +68,7 @@ async function main() {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
 
-  let jobs: JobQueue | null = null;
+  let queue: JobQueue | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -76,7 +78,7 @@ async function main() {
     force.unref();
     try {
       await app.close();
-      await jobs?.stop();
+      await queue?.stop();
       redis?.disconnect();
       await database.close();
       process.exit(0);
@@ -90,10 +92,11 @@ async function main() {
 
   await app.listen({ host: config.host, port: config.port });
   app.log.info(`Stillwater is serving on ${config.publicUrl} (database: ${database.kind})`);
-  // Background jobs start after the first page can be served.
-  jobs = await startJobQueue(database, [pruneExpiredAccountsJob(database.db)], {
+  // Background jobs start after the first page can be served; work sent before waits for them.
+  queue = await startJobQueue(database, [pruneExpiredAccountsJob(database.db), ...jobs.definitions], {
     onError: (error) => app.log.error({ err: error }, 'background job failed'),
   });
+  jobs.attachQueue(queue);
 }
 
 async function isEmpty({ db }: Database): Promise<boolean> {

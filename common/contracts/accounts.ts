@@ -65,11 +65,16 @@ export const login = {
   response: UserResponse,
 } as const;
 
+/**
+ * A new email takes effect only once confirmed: the change needs the current password, the new
+ * address receives a confirmation link (POST /api/auth/verify-email) and the old one a notice.
+ * Until then `user.email` stays the old address and `pendingEmail` names the new one.
+ */
 export const updateProfile = {
   method: 'PUT',
   path: '/api/auth/profile',
-  body: z.object({ username: typed(100), email: typed(320) }),
-  response: UserResponse,
+  body: z.object({ username: typed(100), email: typed(320), currentPassword: z.optional(typed(1024)) }),
+  response: z.object({ message: z.string(), user: SessionUser, pendingEmail: z.optional(z.string()) }),
 } as const;
 
 export const changePassword = {
@@ -79,6 +84,7 @@ export const changePassword = {
   response: z.object({ message: z.string() }),
 } as const;
 
+/** Confirms an address: a new account's, or the new address of an email change. */
 export const verifyEmail = {
   method: 'POST',
   path: '/api/auth/verify-email',

@@ -23,6 +23,27 @@ export const forbidden = (message: string, code = 'forbidden') => new AppError(4
 export const notFound = (message: string) => new AppError(404, 'not_found', message);
 export const conflict = (code: string, message: string) => new AppError(409, code, message);
 
+/**
+ * What a unique index's violation means to the client, by index name. Features declare their
+ * own; a race that slips past a service's friendly pre-check then still gets its 409.
+ */
+const uniqueConflicts = new Map<string, { code: string; message: string }>();
+
+export function describeUniqueIndex(index: string, code: string, message: string) {
+  uniqueConflicts.set(index, { code, message });
+}
+
+/** PostgreSQL's unique_violation, on a driver error or on the query error that wraps it. */
+function uniqueViolation(error: unknown): { constraint: string | undefined } | null {
+  for (let current = error, depth = 0; current && depth < 3; depth++) {
+    const fields = current as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (fields.code === '23505')
+      return { constraint: typeof fields.constraint === 'string' ? fields.constraint : undefined };
+    current = fields.cause;
+  }
+  return null;
+}
+
 type ValidationContext = 'body' | 'querystring' | 'params' | 'headers';
 const contextNames: Record<ValidationContext, string> = {
   body: 'body',
@@ -55,6 +76,15 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
       issues,
     });
   }
+  const duplicate = uniqueViolation(error);
+  if (duplicate) {
+    const known = duplicate.constraint ? uniqueConflicts.get(duplicate.constraint) : undefined;
+    return sendError(
+      reply,
+      409,
+      known ? { error: known.message, code: known.code } : { error: 'This already exists', code: 'conflict' },
+    );
+  }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return sendError(reply, status, { error: clientMessage(error, status), code: clientCode(error, status) });
@@ -86,4 +116,45 @@ function clientCode(error: FastifyError, status: number): string {
   if (error.code?.startsWith('FST_ERR_CTP_')) return 'invalid_body';
   if (status === 404) return 'not_found';
   return 'bad_request';
+}
+
+/**
+ * Errors Fastify meets before a route (a URL that does not decode): the one error format and the
+ * data security headers, and no echo of the URL.
+ */
+export function frameworkErrorHandler(headers: Record<string, string>) {
+  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    reply.headers(headers);
+    if (error.code === 'FST_ERR_BAD_URL') {
+      return sendError(reply, 400, { error: 'The URL is malformed', code: 'bad_url' });
+    }
+    return sendError(reply, 400, { error: 'Bad request', code: 'bad_request' });
+  };
+}
+
+const clientErrors: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request took too long to arrive'],
+};
+
+/**
+ * Errors of the HTTP parser, before Fastify sees a request (headers too large, a request that
+ * timed out, bytes that are not HTTP): written straight to the socket, in the one error format,
+ * with the data security headers, and the connection closed.
+ */
+export function clientErrorHandler(headers: Record<string, string>) {
+  return (error: NodeJS.ErrnoException, socket: import('node:net').Socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, reason, message] = clientErrors[error.code ?? ''] ?? [400, 'Bad Request', 'Bad request'];
+    const body = JSON.stringify({ error: message, code: status === 400 ? 'bad_request' : 'client_error' });
+    const lines = [
+      `HTTP/1.1 ${status} ${reason}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ];
+    if (socket.writable) socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+    socket.destroy();
+  };
 }

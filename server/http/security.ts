@@ -52,22 +52,11 @@ function headersOf(middleware: ReturnType<typeof helmet>): Record<string, string
 }
 
 /**
- * Security headers (helmet) on every response. Pages get the nonce policy, computed per request;
- * API answers, media and assets get a fixed set computed once, as they are the hot path.
+ * The headers of answers that are data or files, not pages: JSON and files need only the headers
+ * that matter outside a document; fewer headers also make each hot response cheaper.
  */
-export function addSecurityHeaders(
-  app: FastifyInstance,
-  { development, https }: { development: boolean; https: boolean },
-) {
-  const common: HelmetOptions = {
-    crossOriginEmbedderPolicy: false,
-    // HSTS only when the shop is served over https (helmet refuses a literal true).
-    ...(https ? {} : { strictTransportSecurity: false }),
-  };
-  const forPages = helmet({ ...common, contentSecurityPolicy: { directives: pageDirectives(development) } });
-  // JSON and files need only the headers that matter outside a document; fewer headers also
-  // make each hot response cheaper to write and to read.
-  const fixed = headersOf(
+export function dataSecurityHeaders({ https }: { https: boolean }): Record<string, string> {
+  return headersOf(
     helmet({
       contentSecurityPolicy: {
         useDefaults: false,
@@ -87,6 +76,23 @@ export function addSecurityHeaders(
       xPoweredBy: false,
     }),
   );
+}
+
+/**
+ * Security headers (helmet) on every response. Pages get the nonce policy, computed per request;
+ * API answers, media and assets get a fixed set computed once, as they are the hot path.
+ */
+export function addSecurityHeaders(
+  app: FastifyInstance,
+  { development, https }: { development: boolean; https: boolean },
+) {
+  const common: HelmetOptions = {
+    crossOriginEmbedderPolicy: false,
+    // HSTS only when the shop is served over https (helmet refuses a literal true).
+    ...(https ? {} : { strictTransportSecurity: false }),
+  };
+  const forPages = helmet({ ...common, contentSecurityPolicy: { directives: pageDirectives(development) } });
+  const fixed = dataSecurityHeaders({ https });
   app.decorateRequest('cspNonce', undefined);
   app.addHook('onRequest', (request, reply, done) => {
     if (NOT_PAGES.test(request.url)) {

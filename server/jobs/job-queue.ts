@@ -1,14 +1,62 @@
 import { fromPglite, PgBoss } from 'pg-boss';
 import type { Database } from '#server/db/client.ts';
 
-/** A background task: a queue name, the work, and optionally a cron schedule (UTC). */
+/** A background task: a queue name, the work (with the data it was sent), and optionally a cron schedule (UTC). */
 export type JobDefinition = {
   name: string;
   schedule?: string;
-  run(): Promise<unknown>;
+  // biome-ignore lint/suspicious/noExplicitAny: each job knows the shape of the data it is sent.
+  run(data: any): Promise<unknown>;
 };
 
 export type JobQueue = { boss: PgBoss; stop(): Promise<void> };
+
+/**
+ * The jobs the application defines, and how its requests hand work to them. Until a queue is
+ * attached (main.ts starts it right after the server listens) sends wait for it; tests run
+ * the work in the process right after the request instead (`runInProcess`).
+ */
+export function createJobs() {
+  const definitions: JobDefinition[] = [];
+  let attach!: (send: (name: string, data: object) => Promise<unknown>) => void;
+  let sender = new Promise<(name: string, data: object) => Promise<unknown>>((resolve) => {
+    attach = resolve;
+  });
+  const running = new Set<Promise<unknown>>();
+  return {
+    definitions,
+    define<T extends object>(name: string, run: (data: T) => Promise<unknown>) {
+      definitions.push({ name, run });
+      /** Hands the work to the queue; the request does not wait for the work itself. */
+      return async (data: T) => {
+        await (await sender)(name, data);
+      };
+    },
+    /** Sends go to this durable queue from now on. */
+    attachQueue(queue: JobQueue) {
+      attach((name, data) => queue.boss.send(name, data));
+    },
+    /** Sends run the work in this process after the current request (tests); `idle()` waits for it. */
+    runInProcess(onError: (error: unknown) => void) {
+      const local = async (name: string, data: object) => {
+        const job = definitions.find((definition) => definition.name === name);
+        if (!job) throw new Error(`no job named ${name}`);
+        const work = new Promise((resolve) => setImmediate(resolve))
+          .then(() => job.run(data))
+          .catch(onError)
+          .finally(() => running.delete(work));
+        running.add(work);
+      };
+      sender = Promise.resolve(local);
+      attach(local);
+    },
+    async idle() {
+      while (running.size > 0) await Promise.all(running);
+    },
+  };
+}
+
+export type Jobs = ReturnType<typeof createJobs>;
 
 /**
  * Durable background jobs in the shop's own database (pg-boss, in its `pgboss` schema, which it
@@ -31,7 +79,9 @@ export async function startJobQueue(
   await boss.start();
   for (const job of jobs) {
     await boss.createQueue(job.name);
-    await boss.work(job.name, { pollingIntervalSeconds }, async () => job.run());
+    await boss.work(job.name, { pollingIntervalSeconds }, async (batch) => {
+      for (const item of batch) await job.run(item.data);
+    });
     if (job.schedule) await boss.schedule(job.name, job.schedule);
   }
   return { boss, stop: () => boss.stop({ graceful: true, timeout: 5000 }) };

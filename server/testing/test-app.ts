@@ -1,10 +1,13 @@
 import type { Redis } from 'ioredis';
 import { afterAll, expect, onTestFinished } from 'vitest';
+import type { MailMessage } from '#server/adapters/email/mailer.ts';
+import { createOutboxMailer } from '#server/adapters/email/outbox-mailer.ts';
 import { createDiskObjectStorage } from '#server/adapters/storage/disk-object-storage.ts';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
 import type { WebMode } from '#server/http/web.ts';
+import { createJobs, type Jobs } from '#server/jobs/job-queue.ts';
 import { createTestDatabase } from './test-database.ts';
 import { testMediaDir } from './test-environment.ts';
 
@@ -19,15 +22,27 @@ export async function buildTestApp({
   database,
   env = {},
   redis = null,
+  logStream,
+  jobs: givenJobs,
 }: {
   web?: WebMode | null;
   database?: Database;
   env?: Record<string, string>;
   /** Shared rate-limit counters, as several instances behind a load balancer use them. */
   redis?: Redis | null;
+  /** Receives the log (at LOG_LEVEL, silent unless `env` sets it). */
+  logStream?: { write(line: string): void };
+  /** A jobs registry the test sets up itself; by default work runs in this process right after each request. */
+  jobs?: Jobs;
 } = {}) {
   const db = database ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/stillwater-test-data', ...env });
+  const jobErrors: unknown[] = [];
+  const jobs = givenJobs ?? createJobs();
+  if (!givenJobs) jobs.runInProcess((error) => jobErrors.push(error));
+  // Every message the shop sends, whole, as its recipient would read it (the outbox keeps a redacted copy).
+  const mailbox: MailMessage[] = [];
+  const outbox = createOutboxMailer({ db: db.db, log: () => {}, printBodies: false });
   const app = await buildApp({
     config,
     database: db,
@@ -35,17 +50,36 @@ export async function buildTestApp({
     storage: createDiskObjectStorage(testMediaDir),
     web,
     redis,
-    logger: false,
+    jobs,
+    mailer: {
+      name: 'outbox',
+      send(message) {
+        mailbox.push(message);
+        return outbox.send(message);
+      },
+    },
+    ...(logStream ? { logStream } : {}),
   });
   await app.ready();
   const close = async () => {
+    await jobs.idle();
     await app.close();
     await db.close();
   };
   // Built inside a test: closed when that test ends; at file level: after the file.
   if (expect.getState().currentTestName === undefined) afterAll(close);
   else onTestFinished(close);
-  return { app, database: db, config };
+  return {
+    app,
+    database: db,
+    config,
+    mailbox,
+    /** Waits until the background work sent so far has run, and fails if any of it threw. */
+    async jobsDone() {
+      await jobs.idle();
+      if (jobErrors.length > 0) throw jobErrors[0];
+    },
+  };
 }
 
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>['app'];

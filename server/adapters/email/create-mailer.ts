@@ -10,5 +10,5 @@ export function createMailer(
   { db, log }: { db: Db; log: (line: string, error?: unknown) => void },
 ): Mailer {
   if (config.smtpUrl) return createSmtpMailer({ db, url: config.smtpUrl, from: config.mailFrom, log });
-  return createOutboxMailer({ db, log });
+  return createOutboxMailer({ db, log, printBodies: config.env === 'development' });
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createMigratedTestDatabase } from '#server/testing/test-database.ts';
+import { REDACTED_SECRET } from './mailer.ts';
 import { emailOutbox } from './outbox.tables.ts';
 import { createOutboxMailer } from './outbox-mailer.ts';
 import { createSmtpMailer } from './smtp-mailer.ts';
@@ -12,8 +13,9 @@ const { db } = database;
 const message = {
   to: 'mara@example.com',
   subject: 'Reset your password',
-  text: 'Open http://x/reset',
+  text: 'Open http://x/reset?token=one-use-secret-123',
   template: 'password-reset',
+  secrets: ['one-use-secret-123'],
 };
 
 /** A local SMTP server that keeps what it receives, or refuses every message. */
@@ -45,9 +47,9 @@ async function localSmtp({ refuse = false } = {}) {
 }
 
 describe('outbox mailer', () => {
-  test('keeps the message in the outbox and writes it to the log', async () => {
+  test('keeps the message in the outbox without its one-use token, and logs only a hint', async () => {
     const lines: string[] = [];
-    const mailer = createOutboxMailer({ db, log: (line) => lines.push(line) });
+    const mailer = createOutboxMailer({ db, log: (line) => lines.push(line), printBodies: false });
     const { id, delivered } = await mailer.send(message);
     expect(delivered).toBe(true);
     const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
@@ -56,8 +58,20 @@ describe('outbox mailer', () => {
       subject: 'Reset your password',
       status: 'sent',
       template: 'password-reset',
+      text: `Open http://x/reset?token=${REDACTED_SECRET}`,
     });
-    expect(lines[0]).toContain('Open http://x/reset');
+    expect(lines).toEqual([
+      'Email to mara@example.com (password-reset) kept in the outbox: Reset your password (set SMTP_URL to deliver it)',
+    ]);
+  });
+
+  test('in development the log shows the whole message, so a developer can follow its link', async () => {
+    const lines: string[] = [];
+    const mailer = createOutboxMailer({ db, log: (line) => lines.push(line), printBodies: true });
+    const { id } = await mailer.send(message);
+    expect(lines[0]).toContain('Open http://x/reset?token=one-use-secret-123');
+    const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+    expect(row?.text).not.toContain('one-use-secret-123');
   });
 });
 
@@ -72,9 +86,11 @@ describe('SMTP mailer', () => {
       expect(smtp.received[0]?.to).toEqual(['mara@example.com']);
       expect(smtp.received[0]?.from).toBe('hello@stillwater.shop');
       expect(smtp.received[0]?.data).toContain('Subject: Reset your password');
-      expect(smtp.received[0]?.data).toContain('Open http://x/reset');
+      // The recipient gets the link; the stored copy does not keep the token.
+      expect(smtp.received[0]?.data).toContain('one-use-secret-123');
       const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
       expect(row).toMatchObject({ status: 'sent', attempts: 1 });
+      expect(row?.text).not.toContain('one-use-secret-123');
     } finally {
       mailer.close();
       await smtp.close();

@@ -5,7 +5,26 @@ export type MailMessage = {
   text: string;
   html?: string;
   template: string;
+  /**
+   * One-use tokens in the message (reset and confirmation links): they reach the recipient only,
+   * and are cut out of the stored copy and the log.
+   */
+  secrets?: string[];
 };
+
+/** What stands in the stored copy where a one-use token was. */
+export const REDACTED_SECRET = '[one-use token removed: sent only to the recipient]';
+
+/** The message as it may be stored or logged: secrets cut out, and the list of them dropped. */
+export function storableCopy({ secrets = [], ...message }: MailMessage): Omit<MailMessage, 'secrets'> {
+  const redact = (text: string) => secrets.reduce((result, secret) => result.replaceAll(secret, REDACTED_SECRET), text);
+  return {
+    ...message,
+    subject: redact(message.subject),
+    text: redact(message.text),
+    ...(message.html === undefined ? {} : { html: redact(message.html) }),
+  };
+}
 
 /** What the shop needs from email: send one message. */
 export interface Mailer {

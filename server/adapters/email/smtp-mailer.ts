@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Db } from '#server/db/client.ts';
-import type { Mailer } from './mailer.ts';
+import { type Mailer, storableCopy } from './mailer.ts';
 import { emailOutbox } from './outbox.tables.ts';
 
 /** Sends through an SMTP server (SMTP_URL, e.g. smtps://user:pass@smtp.example.com:465). */
@@ -20,9 +20,10 @@ export function createSmtpMailer({
   return {
     name: 'smtp',
     async send(message) {
+      const copy = storableCopy(message);
       const [row] = await db
         .insert(emailOutbox)
-        .values({ ...message, html: message.html ?? null, status: 'queued' })
+        .values({ ...copy, html: copy.html ?? null, status: 'queued' })
         .returning({ id: emailOutbox.id });
       const id = row?.id ?? '';
       try {

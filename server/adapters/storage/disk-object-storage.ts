@@ -35,7 +35,9 @@ export function createDiskObjectStorage(root: string): ObjectStorage & { root: s
         const body = await readFile(fileOf(key));
         return { body, contentType: contentTypes[path.extname(key).toLowerCase()] ?? 'application/octet-stream' };
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        // No such file, a folder, or a name the file system cannot hold: in every case no object.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') return null;
         throw error;
       }
     },

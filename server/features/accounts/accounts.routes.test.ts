@@ -1,14 +1,18 @@
-import { desc, eq, like } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
+import type { MailMessage } from '#server/adapters/email/mailer.ts';
 import { emailOutbox } from '#server/adapters/email/outbox.tables.ts';
-import type { Database } from '#server/db/client.ts';
 import { settings } from '#server/features/settings/settings.tables.ts';
-import { buildTestApp } from '#server/testing/test-app.ts';
+import type { JobQueue } from '#server/jobs/job-queue.ts';
+import { createJobs } from '#server/jobs/job-queue.ts';
+import { buildTestApp, csrfHeaders } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
-import { accountTokens, sessions, users } from './accounts.tables.ts';
+import { RESET_MAILS_PER_HOUR } from './accounts.service.ts';
+import { accountTokens, attemptCounters, sessions, users } from './accounts.tables.ts';
+import { ACCOUNT_ATTACK_FAILURES, FREE_FAILURES, loginKey } from './attempt-limits.ts';
 
-const { app, database } = await buildTestApp();
+const { app, database, mailbox, jobsDone } = await buildTestApp();
 const { db } = database;
 let counter = 0;
 /** A fresh client address per test, so the strict per-client limit never mixes tests. */
@@ -26,18 +30,32 @@ async function registered(browser = client()) {
   return { browser, account, user: response.json().user };
 }
 
-/** The token of the last mail of a kind sent to an address, read from the outbox like a person would. */
-async function mailedToken(on: Database, to: string, template: string) {
-  const [mail] = await on.db
-    .select()
-    .from(emailOutbox)
-    .where(eq(emailOutbox.to, to))
-    .orderBy(desc(emailOutbox.createdAt))
-    .limit(5)
-    .then((rows) => rows.filter((row) => row.template === template));
-  const token = /token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
-  if (!token) throw new Error(`no ${template} mail to ${to}`);
+/** The mail of a kind last sent to an address, as its recipient reads it. */
+function lastMail(box: MailMessage[], to: string, template: string) {
+  const mail = box.findLast((message) => message.to === to && message.template === template);
+  if (!mail) throw new Error(`no ${template} mail to ${to}`);
+  return mail;
+}
+
+/** The token of the link in the last mail of a kind sent to an address. */
+function mailedToken(box: MailMessage[], to: string, template: string) {
+  const token = /token=([\w-]+)/.exec(lastMail(box, to, template).text)?.[1];
+  if (!token) throw new Error(`no link in the ${template} mail to ${to}`);
   return token;
+}
+
+/** A reset link requested and mailed (the mail goes out after the answer, from a background job). */
+async function requestedResetToken(email: string) {
+  expect((await client().post('/api/password-reset/request', { email })).statusCode).toBe(200);
+  await jobsDone();
+  return mailedToken(mailbox, email, 'password-reset');
+}
+
+/** A shop whose strict per-client limit is out of the way, to test what lies behind it. */
+async function shopWithoutStrictLimit() {
+  const shop = await createTestDatabase();
+  await shop.db.insert(settings).values({ key: 'strictRateLimit', value: 100 });
+  return buildTestApp({ database: shop });
 }
 
 describe('registration', () => {
@@ -112,7 +130,7 @@ describe('registration', () => {
   test('with email verification required, sign-in waits for the mailed link', async () => {
     const verifying = await createTestDatabase();
     await verifying.db.insert(settings).values({ key: 'requireEmailVerification', value: true });
-    const { app: shop } = await buildTestApp({ database: verifying });
+    const { app: shop, mailbox: inbox } = await buildTestApp({ database: verifying });
     const browser = testClient(shop);
     const account = newAccount();
     const created = await browser.post('/api/auth/register', account);
@@ -123,7 +141,7 @@ describe('registration', () => {
     const early = await browser.post('/api/auth/login', { email: account.email, password: account.password });
     expect(early.statusCode).toBe(403);
     expect(early.json().code).toBe('email_not_verified');
-    const token = await mailedToken(verifying, account.email, 'email-verification');
+    const token = mailedToken(inbox, account.email, 'email-verification');
     expect((await browser.post('/api/auth/verify-email', { token })).statusCode).toBe(200);
     expect((await browser.post('/api/auth/verify-email', { token })).statusCode).toBe(400);
     expect(
@@ -173,28 +191,105 @@ describe('sign-in and sign-out', () => {
     expect(response.statusCode).toBe(200);
   });
 
-  test('after repeated failures an account slows down, with Retry-After, and a success resets it', async () => {
+  test('after repeated failures a client slows down, with Retry-After, and a success resets it', async () => {
     const { account } = await registered();
-    for (let i = 0; i < 5; i++) {
+    const attacker = testClient(app, { remoteAddress: '10.99.0.1' });
+    for (let i = 0; i < FREE_FAILURES; i++) {
       expect(
-        (await client().post('/api/auth/login', { email: account.email, password: `wrong-${i}` })).statusCode,
+        (await attacker.post('/api/auth/login', { email: account.email, password: `wrong-${i}` })).statusCode,
       ).toBe(401);
     }
-    const blocked = await client().post('/api/auth/login', { email: account.email, password: account.password });
+    // That client waits, even with the right password...
+    const blocked = await attacker.post('/api/auth/login', { email: account.email, password: account.password });
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().code).toBe('too_many_attempts');
-    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    // Once the wait is over, the right password works and clears the count.
-    await db
-      .update(users)
-      .set({ lastFailedLoginAt: new Date(Date.now() - 60_000) })
-      .where(eq(users.email, account.email));
+    expect(blocked.json()).toEqual({
+      error: 'Too many failed sign-in attempts: try again in 1 seconds',
+      code: 'too_many_attempts',
+    });
+    expect(blocked.headers['retry-after']).toBe('1');
+    // ...while the owner, on another client, is not locked out.
     expect(
       (await client().post('/api/auth/login', { email: account.email, password: account.password })).statusCode,
     ).toBe(200);
-    const [user] = await db.select().from(users).where(eq(users.email, account.email));
-    expect(user?.failedLogins).toBe(0);
+    // Once the wait is over, the right password works and clears the client's count.
+    const key = loginKey(account.email);
+    await db
+      .update(attemptCounters)
+      .set({ lastAt: new Date(Date.now() - 60_000) })
+      .where(eq(attemptCounters.key, key));
+    expect(
+      (await attacker.post('/api/auth/login', { email: account.email, password: account.password })).statusCode,
+    ).toBe(200);
+    const left = await db
+      .select()
+      .from(attemptCounters)
+      .where(and(eq(attemptCounters.key, key), eq(attemptCounters.client, '10.99.0.1')));
+    expect(left).toEqual([]);
   });
+
+  test('an unknown email slows down exactly like a known one (the lockout tells nothing)', async () => {
+    const attacker = client();
+    const email = `nobody.${unique()}@example.com`;
+    const answers = [];
+    for (let i = 0; i <= FREE_FAILURES; i++) {
+      answers.push((await attacker.post('/api/auth/login', { email, password: `wrong-${i}` })).statusCode);
+    }
+    expect(answers).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  test('twenty parallel guesses from one client: exactly the free five are evaluated, the right password too', async () => {
+    const { app: shop } = await shopWithoutStrictLimit();
+    const account = newAccount();
+    expect((await testClient(shop).post('/api/auth/register', account)).statusCode).toBe(201);
+    // One browser's CSRF token for every guess, so that all twenty arrive together.
+    const headers = await csrfHeaders(shop);
+    const guesses = Array.from({ length: 20 }, (_, i) => (i === 19 ? account.password : `wrong-${i}`));
+    const started = Date.now();
+    const answers = await Promise.all(
+      guesses.map((password) =>
+        shop.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          headers,
+          remoteAddress: '10.77.0.1',
+          payload: { email: account.email, password },
+        }),
+      ),
+    );
+    const evaluated = answers.filter((answer) => answer.statusCode === 401 || answer.statusCode === 200).length;
+    const refused = answers.filter((answer) => answer.json().code === 'too_many_attempts').length;
+    expect(evaluated + refused).toBe(20);
+    // Past the free five, one more guess each time the backoff (1 s, 2 s, 4 s...) runs out: none
+    // when the burst takes under a second, a few more on a machine slow enough to stretch it.
+    const seconds = (Date.now() - started) / 1000;
+    expect(evaluated).toBeGreaterThanOrEqual(FREE_FAILURES);
+    expect(evaluated).toBeLessThanOrEqual(FREE_FAILURES + Math.floor(Math.log2(seconds + 1)));
+    // The right password came last, behind the free five: refused like any other guess past them.
+    if (seconds < 1) expect(answers[19]?.statusCode).toBe(429);
+  });
+
+  test('an account failing from many clients: clients that failed wait, a fresh one still signs in', async () => {
+    const { app: shop } = await shopWithoutStrictLimit();
+    const account = newAccount();
+    expect((await testClient(shop).post('/api/auth/register', account)).statusCode).toBe(201);
+    const botnet = Array.from({ length: ACCOUNT_ATTACK_FAILURES }, (_, i) =>
+      testClient(shop, { remoteAddress: `10.88.0.${i + 1}` }),
+    );
+    const guesses = await Promise.all(
+      botnet.map((bot) => bot.post('/api/auth/login', { email: account.email, password: 'guess' })),
+    );
+    expect(guesses.map((guess) => guess.statusCode)).toEqual(botnet.map(() => 401));
+    // A client that has failed on the account under attack gets no further guess, right or wrong...
+    const again = await botnet[0]?.post('/api/auth/login', { email: account.email, password: account.password });
+    expect(again?.statusCode).toBe(429);
+    // ...while the owner's own device is only slowed down.
+    const started = Date.now();
+    const owner = testClient(shop, { remoteAddress: '10.88.1.1' });
+    expect((await owner.post('/api/auth/login', { email: account.email, password: account.password })).statusCode).toBe(
+      200,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  }, 60_000);
 
   test('the strict per-client limit answers 429 with Retry-After', async () => {
     const strict = await createTestDatabase();
@@ -233,18 +328,89 @@ describe('profile and password', () => {
     }
   });
 
-  test('updates username and email, with the same rules and uniqueness as registration', async () => {
-    const { browser } = await registered();
+  test('updates the username at once, with the same rules and uniqueness as registration', async () => {
+    const { browser, account } = await registered();
     const { account: other } = await registered();
     const next = newAccount();
-    const updated = await browser.put('/api/auth/profile', { username: next.username, email: next.email });
+    const updated = await browser.put('/api/auth/profile', { username: next.username, email: account.email });
     expect(updated.statusCode).toBe(200);
-    expect(updated.json().user).toMatchObject({ username: next.username, email: next.email });
-    expect((await browser.put('/api/auth/profile', { username: next.username, email: other.email })).statusCode).toBe(
-      409,
-    );
-    const bad = await browser.put('/api/auth/profile', { username: 'x', email: next.email });
+    expect(updated.json()).toEqual({
+      message: 'Profile updated',
+      user: expect.objectContaining({ username: next.username, email: account.email }),
+    });
+    expect(
+      (await browser.put('/api/auth/profile', { username: other.username, email: account.email })).statusCode,
+    ).toBe(409);
+    const taken = await browser.put('/api/auth/profile', {
+      username: next.username,
+      email: other.email,
+      currentPassword: account.password,
+    });
+    expect(taken.statusCode).toBe(409);
+    const bad = await browser.put('/api/auth/profile', { username: 'x', email: account.email });
     expect(bad.json()).toMatchObject({ field: 'username', error: 'Username must be at least 3 characters' });
+  });
+
+  test('a new email needs the current password and takes effect only when confirmed; the old address is told', async () => {
+    const { browser, account } = await registered();
+    const fresh = newAccount().email;
+    const body = { username: account.username, email: fresh };
+    const missing = await browser.put('/api/auth/profile', body);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({
+      error: 'Enter your current password to change your email',
+      code: 'invalid_input',
+      field: 'currentPassword',
+    });
+    const wrong = await browser.put('/api/auth/profile', { ...body, currentPassword: 'not-it' });
+    expect(wrong.json()).toMatchObject({ field: 'currentPassword', error: 'Current password is incorrect' });
+    const pending = await browser.put('/api/auth/profile', { ...body, currentPassword: account.password });
+    expect(pending.statusCode).toBe(200);
+    expect(pending.json()).toEqual({
+      message: `Profile updated. We sent a confirmation link to ${fresh}: your email changes when you open it.`,
+      user: expect.objectContaining({ email: account.email }),
+      pendingEmail: fresh,
+    });
+    expect((await browser.get('/api/auth/me')).json().user.email).toBe(account.email);
+    expect(lastMail(mailbox, account.email, 'email-change-requested').text).toContain(fresh);
+    // The outbox keeps no usable link.
+    const token = mailedToken(mailbox, fresh, 'email-change-confirmation');
+    const stored = await db.select().from(emailOutbox).where(eq(emailOutbox.to, fresh));
+    expect(stored.map((row) => row.text).join()).not.toContain(token);
+    // Opening the link switches the address; the old one is told and no longer signs in.
+    const confirmed = await client().post('/api/auth/verify-email', { token });
+    expect(confirmed.json()).toEqual({ message: `Your email address is now ${fresh}` });
+    expect((await browser.get('/api/auth/me')).json().user.email).toBe(fresh);
+    expect(lastMail(mailbox, account.email, 'email-changed').text).toContain(fresh);
+    expect((await client().post('/api/auth/login', { email: fresh, password: account.password })).statusCode).toBe(200);
+    expect(
+      (await client().post('/api/auth/login', { email: account.email, password: account.password })).statusCode,
+    ).toBe(401);
+    expect((await client().post('/api/auth/verify-email', { token })).statusCode).toBe(400);
+  });
+
+  test('twenty parallel wrong current passwords: only the free five are evaluated', async () => {
+    const { browser } = await registered();
+    // The signed-in browser's cookies and one CSRF token, so that all twenty arrive together.
+    const { cookie, 'x-csrf-token': token } = await csrfHeaders(app);
+    const headers = { 'x-csrf-token': token, cookie: `${cookie}; sw_session=${browser.cookie('sw_session')}` };
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        app.inject({
+          method: 'PUT',
+          url: '/api/auth/change-password',
+          headers,
+          payload: { currentPassword: `wrong-${i}`, newPassword: 'New-Calm-7' },
+        }),
+      ),
+    );
+    const evaluated = answers.filter((answer) => answer.statusCode === 400).length;
+    expect(evaluated + answers.filter((answer) => answer.statusCode === 429).length).toBe(20);
+    // The free five, and one more per backoff step that a slow machine lets run out (see sign-in).
+    const seconds = (Date.now() - started) / 1000;
+    expect(evaluated).toBeGreaterThanOrEqual(FREE_FAILURES);
+    expect(evaluated).toBeLessThanOrEqual(FREE_FAILURES + Math.floor(Math.log2(seconds + 1)));
   });
 
   test('changing the password needs the current one and signs out the other sessions', async () => {
@@ -290,8 +456,7 @@ describe('password reset', () => {
 
   test('the mailed link verifies, resets once, and ends every session', async () => {
     const { account, browser } = await registered();
-    await client().post('/api/password-reset/request', { email: account.email });
-    const token = await mailedToken(database, account.email, 'password-reset');
+    const token = await requestedResetToken(account.email);
     const stored = await db.select().from(accountTokens).where(like(accountTokens.tokenHash, '%'));
     expect(stored.some((row) => row.tokenHash === token)).toBe(false);
     expect((await client().get(`/api/password-reset/verify/${token}`)).json()).toEqual({ email: account.email });
@@ -312,11 +477,8 @@ describe('password reset', () => {
 
   test('a newer request supersedes the older link', async () => {
     const { account } = await registered();
-    await client().post('/api/password-reset/request', { email: account.email });
-    const first = await mailedToken(database, account.email, 'password-reset');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    await client().post('/api/password-reset/request', { email: account.email });
-    const second = await mailedToken(database, account.email, 'password-reset');
+    const first = await requestedResetToken(account.email);
+    const second = await requestedResetToken(account.email);
     expect(second).not.toBe(first);
     expect((await client().get(`/api/password-reset/verify/${first}`)).statusCode).toBe(400);
     expect((await client().get(`/api/password-reset/verify/${second}`)).statusCode).toBe(200);
@@ -324,8 +486,7 @@ describe('password reset', () => {
 
   test('an expired link is refused', async () => {
     const { account, user } = await registered();
-    await client().post('/api/password-reset/request', { email: account.email });
-    const token = await mailedToken(database, account.email, 'password-reset');
+    const token = await requestedResetToken(account.email);
     await db
       .update(accountTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -334,6 +495,38 @@ describe('password reset', () => {
     expect((await client().post('/api/password-reset/reset', { token, password: 'Fresh-Start-2026' })).statusCode).toBe(
       400,
     );
+  });
+
+  test('fifty parallel requests for one account send at most a few emails', async () => {
+    const { account } = await registered();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        testClient(app, { remoteAddress: `10.66.0.${i + 1}` }).post('/api/password-reset/request', {
+          email: account.email,
+        }),
+      ),
+    );
+    expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
+    await jobsDone();
+    const sent = mailbox.filter((mail) => mail.to === account.email && mail.template === 'password-reset');
+    expect(sent).toHaveLength(RESET_MAILS_PER_HOUR);
+  });
+
+  test('the request only hands the work to a job: a known email answers without touching the account', async () => {
+    const held: { name: string; data: unknown }[] = [];
+    const jobs = createJobs();
+    jobs.attachQueue({
+      boss: { send: async (name: string, data: unknown) => held.push({ name, data }) },
+    } as unknown as JobQueue);
+    const { app: shop, mailbox: inbox, database: heldDb } = await buildTestApp({ jobs });
+    const account = newAccount();
+    expect((await testClient(shop).post('/api/auth/register', account)).statusCode).toBe(201);
+    const response = await testClient(shop).post('/api/password-reset/request', { email: account.email });
+    expect(response.statusCode).toBe(200);
+    // Nothing looked the account up yet: no token, no mail, only the job waiting in the queue.
+    expect(held).toEqual([{ name: 'accounts.password-reset-mail', data: { email: account.email } }]);
+    expect(inbox).toEqual([]);
+    expect(await heldDb.db.select().from(accountTokens)).toEqual([]);
   });
 
   test('a made-up token is refused', async () => {

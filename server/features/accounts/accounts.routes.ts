@@ -86,7 +86,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
     login.path,
     { ...strict, schema: { tags, body: login.body, response: { 200: login.response } } },
     async (request, reply) => {
-      const user = await accounts.login(request.body);
+      const user = await accounts.login(request.body, request.ip);
       await startSession(request, reply, user.id);
       return { message: 'Login successful', user };
     },
@@ -103,8 +103,17 @@ export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
     updateProfile.path,
     { schema: { tags, body: updateProfile.body, response: { 200: updateProfile.response } } },
     async (request) => {
-      const user = requireUser(request.user);
-      return { message: 'Profile updated', user: await accounts.updateProfile(user.id, request.body) };
+      const { user, pendingEmail } = await accounts.updateProfile(
+        requireUser(request.user).id,
+        request.body,
+        request.ip,
+      );
+      if (!pendingEmail) return { message: 'Profile updated', user };
+      return {
+        message: `Profile updated. We sent a confirmation link to ${pendingEmail}: your email changes when you open it.`,
+        user,
+        pendingEmail,
+      };
     },
   );
 
@@ -113,7 +122,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
     { schema: { tags, body: changePassword.body, response: { 200: changePassword.response } } },
     async (request) => {
       const user = requireUser(request.user);
-      await accounts.changePassword(user.id, request.cookies[SESSION_COOKIE] ?? '', request.body);
+      await accounts.changePassword(user.id, request.cookies[SESSION_COOKIE] ?? '', request.body, request.ip);
       return { message: 'Password changed: your other sessions were signed out' };
     },
   );
@@ -121,10 +130,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
   app.post(
     verifyEmail.path,
     { schema: { tags, body: verifyEmail.body, response: { 200: verifyEmail.response } } },
-    async (request) => {
-      await accounts.verifyEmailAddress(request.body.token);
-      return { message: 'Email confirmed: you can sign in now' };
-    },
+    async (request) => accounts.verifyEmailAddress(request.body.token),
   );
 
   app.post(

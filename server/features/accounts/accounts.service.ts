@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import {
   accountMessages,
   validateEmail,
@@ -10,32 +10,43 @@ import { RESET_PASSWORD_MIN } from '#common/constants.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
 import type { Db } from '#server/db/client.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
-import { AppError, conflict, forbidden, invalid } from '#server/http/errors.ts';
+import { AppError, conflict, describeUniqueIndex, forbidden, invalid } from '#server/http/errors.ts';
+import type { Jobs } from '#server/jobs/job-queue.ts';
 import { accountTokens, sessions, users } from './accounts.tables.ts';
+import { createAttemptLimits, loginKey } from './attempt-limits.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, toSessionUser } from './sessions.ts';
 
 /** Password-reset links work for an hour, once. */
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 const VERIFY_TOKEN_TTL_MS = 48 * 60 * 60 * 1000;
-/** Failed sign-ins allowed before each further one must wait (1 s, 2 s, 4 s... up to 15 min). */
-export const FREE_LOGIN_FAILURES = 5;
-const MAX_LOGIN_DELAY_S = 15 * 60;
+/** Reset emails one account may receive per hour, however many requests name it. */
+export const RESET_MAILS_PER_HOUR = 3;
+/** How much longer a sign-in on an account under attack takes, for clients that have not failed on it. */
+export const UNDER_ATTACK_SLOWDOWN_MS = 1000;
 
 export const INVALID_LOGIN = 'Invalid email or password';
 export const RESET_REQUESTED = 'If an account exists for that email, a password reset link is on its way.';
+export const EMAIL_CHANGE_NEEDS_PASSWORD = 'Enter your current password to change your email';
 const INVALID_RESET = 'Invalid or expired reset link';
+const EMAIL_TAKEN = 'An account with this email already exists';
+const USERNAME_TAKEN = 'This username is already taken';
+// Two registrations racing past the pre-check: the database's unique index decides, with the same answer.
+describeUniqueIndex('users_email_key', 'email_taken', EMAIL_TAKEN);
+describeUniqueIndex('users_username_key', 'username_taken', USERNAME_TAKEN);
+
+type TokenPurpose = (typeof accountTokens.$inferSelect)['purpose'];
 
 const newToken = () => randomBytes(32).toString('base64url');
 const sameEmail = (email: string) => sql`lower(${users.email}) = lower(${email.trim()})`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type UserRow = typeof users.$inferSelect;
 
-/** Seconds a sign-in must wait after `failures` consecutive failures, the last at `lastAt`. */
-export function loginDelaySeconds(failures: number, lastAt: Date | null, now: Date): number {
-  if (failures < FREE_LOGIN_FAILURES || !lastAt) return 0;
-  const delay = Math.min(MAX_LOGIN_DELAY_S, 2 ** (failures - FREE_LOGIN_FAILURES));
-  return Math.max(0, Math.ceil(delay - (now.getTime() - lastAt.getTime()) / 1000));
+function tooManyAttempts(what: string, waitSeconds: number) {
+  const error = new AppError(429, 'too_many_attempts', `${what}: try again in ${waitSeconds} seconds`);
+  error.retryAfter = waitSeconds;
+  return error;
 }
 
 // Compared against when the email is unknown, so a wrong email costs as long as a wrong password.
@@ -46,12 +57,16 @@ export function createAccountsService({
   mailer,
   settings,
   publicUrl,
+  jobs,
 }: {
   db: Db;
   mailer: Mailer;
   settings: SettingsService;
   publicUrl: string;
+  jobs: Jobs;
 }) {
+  const limits = createAttemptLimits({ db });
+
   async function findByEmail(email: string) {
     const [user] = await db.select().from(users).where(sameEmail(email)).limit(1);
     return user ?? null;
@@ -64,17 +79,17 @@ export function createAccountsService({
       .from(users)
       .where(and(sameEmail(email), others))
       .limit(1);
-    if (emailTaken) throw conflict('email_taken', 'An account with this email already exists');
+    if (emailTaken) throw conflict('email_taken', EMAIL_TAKEN);
     const [nameTaken] = await db
       .select({ id: users.id })
       .from(users)
       .where(and(sql`lower(${users.username}) = lower(${username})`, others))
       .limit(1);
-    if (nameTaken) throw conflict('username_taken', 'This username is already taken');
+    if (nameTaken) throw conflict('username_taken', USERNAME_TAKEN);
   }
 
-  /** Sends a one-use link for a purpose; earlier unused links of the same purpose stop working. */
-  async function mailToken(user: UserRow, purpose: 'password_reset' | 'email_verification') {
+  /** A new one-use token for a purpose; earlier unused tokens of the same purpose stop working. */
+  async function issueToken(user: UserRow, purpose: TokenPurpose, newEmail: string | null = null) {
     const token = newToken();
     const ttl = purpose === 'password_reset' ? RESET_TOKEN_TTL_MS : VERIFY_TOKEN_TTL_MS;
     await db.transaction(async (tx) => {
@@ -84,32 +99,62 @@ export function createAccountsService({
         .where(
           and(eq(accountTokens.userId, user.id), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)),
         );
-      await tx
-        .insert(accountTokens)
-        .values({ userId: user.id, purpose, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + ttl) });
+      await tx.insert(accountTokens).values({
+        userId: user.id,
+        purpose,
+        newEmail,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(Date.now() + ttl),
+      });
     });
-    const { siteName } = await settings.get();
-    if (purpose === 'password_reset') {
-      const link = `${publicUrl}/reset-password?token=${token}`;
-      await mailer.send({
-        to: user.email,
-        template: 'password-reset',
-        subject: `Reset your ${siteName} password`,
-        text: `Hello ${user.username},\n\nSomeone (hopefully you) asked to reset the password of your ${siteName} account.\nOpen this link within an hour to choose a new password:\n\n${link}\n\nIf you did not ask for it, you can ignore this email: your password stays as it is.\n`,
-      });
-    } else {
-      const link = `${publicUrl}/verify-email?token=${token}`;
-      await mailer.send({
-        to: user.email,
-        template: 'email-verification',
-        subject: `Confirm your email for ${siteName}`,
-        text: `Welcome to ${siteName}, ${user.username}!\n\nPlease confirm your email address by opening this link:\n\n${link}\n`,
-      });
-    }
+    return token;
   }
 
-  /** A valid, unused, unexpired token of a purpose, or null. */
-  async function findToken(token: string, purpose: 'password_reset' | 'email_verification') {
+  async function mailPasswordReset(user: UserRow) {
+    const token = await issueToken(user, 'password_reset');
+    const { siteName } = await settings.get();
+    await mailer.send({
+      to: user.email,
+      template: 'password-reset',
+      subject: `Reset your ${siteName} password`,
+      text: `Hello ${user.username},\n\nSomeone (hopefully you) asked to reset the password of your ${siteName} account.\nOpen this link within an hour to choose a new password:\n\n${publicUrl}/reset-password?token=${token}\n\nIf you did not ask for it, you can ignore this email: your password stays as it is.\n`,
+      secrets: [token],
+    });
+  }
+
+  async function mailEmailVerification(user: UserRow) {
+    const token = await issueToken(user, 'email_verification');
+    const { siteName } = await settings.get();
+    await mailer.send({
+      to: user.email,
+      template: 'email-verification',
+      subject: `Confirm your email for ${siteName}`,
+      text: `Welcome to ${siteName}, ${user.username}!\n\nPlease confirm your email address by opening this link:\n\n${publicUrl}/verify-email?token=${token}\n`,
+      secrets: [token],
+    });
+  }
+
+  /** A link to the new address, and a notice to the old one, which keeps working until the link is opened. */
+  async function mailEmailChange(user: UserRow, newEmail: string) {
+    const token = await issueToken(user, 'email_change', newEmail);
+    const { siteName } = await settings.get();
+    await mailer.send({
+      to: newEmail,
+      template: 'email-change-confirmation',
+      subject: `Confirm your new email for ${siteName}`,
+      text: `Hello ${user.username},\n\nYou asked to use this address for your ${siteName} account. Confirm it by opening this link within 48 hours:\n\n${publicUrl}/verify-email?token=${token}\n\nUntil then your account keeps its current address. If you did not ask for this, you can ignore this email.\n`,
+      secrets: [token],
+    });
+    await mailer.send({
+      to: user.email,
+      template: 'email-change-requested',
+      subject: `Your ${siteName} email address is being changed`,
+      text: `Hello ${user.username},\n\nSomeone signed in to your ${siteName} account asked to change its email address to ${newEmail}. The change takes effect only once that address is confirmed.\n\nIf this was not you, reset your password now at ${publicUrl}/request-password-reset: that signs out every session and cancels the change.\n`,
+    });
+  }
+
+  /** A valid, unused, unexpired token of one of the purposes, or null. */
+  async function findToken(token: string, ...purposes: TokenPurpose[]) {
     if (!token || token.length > 200) return null;
     const [row] = await db
       .select({ token: accountTokens, user: users })
@@ -118,7 +163,7 @@ export function createAccountsService({
       .where(
         and(
           eq(accountTokens.tokenHash, hashToken(token)),
-          eq(accountTokens.purpose, purpose),
+          inArray(accountTokens.purpose, purposes),
           isNull(accountTokens.usedAt),
           gt(accountTokens.expiresAt, new Date()),
         ),
@@ -152,56 +197,93 @@ export function createAccountsService({
       })
       .returning();
     if (!user) throw new Error('the account could not be stored');
-    if (requireEmailVerification) await mailToken(user, 'email_verification');
+    if (requireEmailVerification) await mailEmailVerification(user);
     return { user: toSessionUser(user), verificationRequired: requireEmailVerification };
   }
 
-  /** Checks credentials; the same error (and about the same time) for an unknown email and a wrong password. */
-  async function login(input: { email: string; password: string }) {
+  /**
+   * Checks credentials. Each attempt is counted before the password is verified, per email and
+   * client: a client's sixth failure and later ones wait longer and longer, while the real owner
+   * elsewhere is never locked out. When an account fails from many clients it is under attack:
+   * clients that have failed on it wait until it cools down, fresh ones are only slowed. An
+   * unknown email goes through the same steps, the same error and about the same time.
+   */
+  async function login(input: { email: string; password: string }, client: string) {
+    const key = loginKey(input.email);
+    const reserved = await limits.reserve(key, client);
+    if (!reserved.allowed) throw tooManyAttempts('Too many failed sign-in attempts', reserved.waitSeconds);
+    const cooldown = await limits.attackCooldown(key);
+    if (cooldown > 0) {
+      if (reserved.earlierFailures > 0) throw tooManyAttempts('Too many failed sign-in attempts', cooldown);
+      await sleep(UNDER_ATTACK_SLOWDOWN_MS);
+    }
     const user = input.email.trim() ? await findByEmail(input.email) : null;
-    if (!user?.passwordHash) {
-      await verifyPassword(input.password, await decoyHash);
+    const matches = user?.passwordHash
+      ? await verifyPassword(input.password, user.passwordHash)
+      : await verifyPassword(input.password, await decoyHash).then(() => false);
+    if (!user || !matches) {
+      await limits.recordFailure(key);
       throw new AppError(401, 'invalid_credentials', INVALID_LOGIN);
     }
-    const now = new Date();
-    const wait = loginDelaySeconds(user.failedLogins, user.lastFailedLoginAt, now);
-    if (wait > 0) {
-      const error = new AppError(
-        429,
-        'too_many_attempts',
-        `Too many failed sign-in attempts: try again in ${wait} seconds`,
-      );
-      error.retryAfter = wait;
-      throw error;
-    }
-    if (!(await verifyPassword(input.password, user.passwordHash))) {
-      await db
-        .update(users)
-        .set({ failedLogins: sql`${users.failedLogins} + 1`, lastFailedLoginAt: now })
-        .where(eq(users.id, user.id));
-      throw new AppError(401, 'invalid_credentials', INVALID_LOGIN);
-    }
+    await limits.clear(key, client);
     if (!user.emailVerifiedAt && (await settings.get()).requireEmailVerification) {
       throw forbidden('Please confirm your email address first: we sent you a link', 'email_not_verified');
     }
-    await db
-      .update(users)
-      .set({ failedLogins: 0, lastFailedLoginAt: null, lastLoginAt: now })
-      .where(eq(users.id, user.id));
+    await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
     return toSessionUser(user);
   }
 
-  async function updateProfile(userId: string, input: { username: string; email: string }) {
+  /** The account's current password, checked with the same per-client backoff as sign-in. */
+  async function checkCurrentPassword(user: UserRow, password: string, client: string) {
+    const key = `password:${user.id}`;
+    const reserved = await limits.reserve(key, client);
+    if (!reserved.allowed) throw tooManyAttempts('Too many wrong passwords', reserved.waitSeconds);
+    if (!user.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
+      throw invalid('currentPassword', 'Current password is incorrect');
+    }
+    await limits.clear(key, client);
+  }
+
+  async function findById(userId: string) {
+    const [user] = await db.select().from(users).where(eq(users.id, userId));
+    if (!user) throw new AppError(404, 'not_found', 'Account not found');
+    return user;
+  }
+
+  /**
+   * Changes the username at once. A new email needs the current password and takes effect only
+   * when the link mailed to it is opened; the old address is told (a stolen session alone must
+   * not be enough to take the account over through a reset to a new address).
+   */
+  async function updateProfile(
+    userId: string,
+    input: { username: string; email: string; currentPassword?: string | undefined },
+    client: string,
+  ) {
     const username = input.username.trim();
     const email = input.email.trim();
     const usernameProblem = validateUsername(username);
     if (usernameProblem) throw invalid('username', usernameProblem);
     const emailProblem = validateEmail(email);
     if (emailProblem) throw invalid('email', emailProblem);
+    const current = await findById(userId);
+    const emailChanges = email.toLowerCase() !== current.email.toLowerCase();
+    // The password first: a session alone must not learn whether an address has an account.
+    if (emailChanges) {
+      if (!input.currentPassword) throw invalid('currentPassword', EMAIL_CHANGE_NEEDS_PASSWORD);
+      await checkCurrentPassword(current, input.currentPassword, client);
+    }
     await assertUnique({ username, email }, userId);
-    const [user] = await db.update(users).set({ username, email }).where(eq(users.id, userId)).returning();
+    // A change of case only is the same address: it is kept as typed.
+    const [user] = await db
+      .update(users)
+      .set({ username, ...(emailChanges ? {} : { email }) })
+      .where(eq(users.id, userId))
+      .returning();
     if (!user) throw new AppError(404, 'not_found', 'Account not found');
-    return toSessionUser(user);
+    if (!emailChanges) return { user: toSessionUser(user), pendingEmail: undefined };
+    await mailEmailChange(user, email);
+    return { user: toSessionUser(user), pendingEmail: email };
   }
 
   /** Changes the password and ends every other session of the account. */
@@ -209,12 +291,10 @@ export function createAccountsService({
     userId: string,
     currentToken: string,
     input: { currentPassword: string; newPassword: string },
+    client: string,
   ) {
-    const [user] = await db.select().from(users).where(eq(users.id, userId));
-    if (!user?.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
-      throw invalid('currentPassword', 'Current password is incorrect');
-    }
     if ([...input.newPassword].length < 6) throw invalid('newPassword', accountMessages.newPasswordTooShort);
+    await checkCurrentPassword(await findById(userId), input.currentPassword, client);
     await db.transaction(async (tx) => {
       await tx
         .update(users)
@@ -224,12 +304,20 @@ export function createAccountsService({
     });
   }
 
-  /** Mails a reset link when the email has an account; says the same either way. */
+  // The reset mail goes out after the answer, so a known email answers as fast as an unknown one;
+  // an account receives at most RESET_MAILS_PER_HOUR of them, however many requests name it.
+  const sendResetMail = jobs.define<{ email: string }>('accounts.password-reset-mail', async ({ email }) => {
+    const user = await findByEmail(email);
+    if (!user) return;
+    if (!(await limits.take(`reset-mail:${user.id}`, RESET_MAILS_PER_HOUR, 60 * 60))) return;
+    await mailPasswordReset(user);
+  });
+
+  /** Mails a reset link when the email has an account; says the same, as fast, either way. */
   async function requestPasswordReset(email: string) {
     const problem = validateEmail(email);
     if (problem) throw invalid('email', problem);
-    const user = await findByEmail(email);
-    if (user) await mailToken(user, 'password_reset');
+    await sendResetMail({ email: email.trim() });
   }
 
   async function verifyResetToken(token: string) {
@@ -252,21 +340,53 @@ export function createAccountsService({
         .where(and(eq(accountTokens.id, found.token.id), isNull(accountTokens.usedAt)))
         .returning({ id: accountTokens.id });
       if (used.length === 0) throw new AppError(400, 'invalid_token', INVALID_RESET, 'token');
-      await tx
-        .update(users)
-        .set({ passwordHash, failedLogins: 0, lastFailedLoginAt: null })
-        .where(eq(users.id, found.user.id));
+      await tx.update(users).set({ passwordHash }).where(eq(users.id, found.user.id));
       await tx.delete(sessions).where(eq(sessions.userId, found.user.id));
+      // A pending email change is cancelled: the reset may be the owner taking the account back.
+      await tx
+        .update(accountTokens)
+        .set({ usedAt: new Date() })
+        .where(
+          and(
+            eq(accountTokens.userId, found.user.id),
+            eq(accountTokens.purpose, 'email_change'),
+            isNull(accountTokens.usedAt),
+          ),
+        );
     });
+    // The new password starts with a clean slate of failed attempts.
+    await limits.clearKey(loginKey(found.user.email));
+    await limits.clearKey(`password:${found.user.id}`);
   }
 
+  /** Confirms an address: a new account's, or the new address of an email change (which then replaces the old). */
   async function verifyEmailAddress(token: string) {
-    const found = await findToken(token, 'email_verification');
-    if (!found) throw new AppError(400, 'invalid_token', 'Invalid or expired confirmation link', 'token');
+    const found = await findToken(token, 'email_verification', 'email_change');
+    const invalidLink = () => new AppError(400, 'invalid_token', 'Invalid or expired confirmation link', 'token');
+    if (!found) throw invalidLink();
+    const newEmail = found.token.purpose === 'email_change' ? found.token.newEmail : null;
     await db.transaction(async (tx) => {
-      await tx.update(accountTokens).set({ usedAt: new Date() }).where(eq(accountTokens.id, found.token.id));
-      await tx.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, found.user.id));
+      const used = await tx
+        .update(accountTokens)
+        .set({ usedAt: new Date() })
+        .where(and(eq(accountTokens.id, found.token.id), isNull(accountTokens.usedAt)))
+        .returning({ id: accountTokens.id });
+      if (used.length === 0) throw invalidLink();
+      // A unique-index race with another account taking the address becomes a 409 (server/http/errors.ts).
+      await tx
+        .update(users)
+        .set({ emailVerifiedAt: new Date(), ...(newEmail ? { email: newEmail } : {}) })
+        .where(eq(users.id, found.user.id));
     });
+    if (!newEmail) return { message: 'Email confirmed: you can sign in now' };
+    const { siteName } = await settings.get();
+    await mailer.send({
+      to: found.user.email,
+      template: 'email-changed',
+      subject: `Your ${siteName} email address was changed`,
+      text: `Hello ${found.user.username},\n\nThe email address of your ${siteName} account is now ${newEmail}; this address no longer signs in.\n\nIf this was not you, reply to this email or write to us right away.\n`,
+    });
+    return { message: `Your email address is now ${newEmail}` };
   }
 
   return {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { type AdminPermissions, userRoles } from '#common/contracts/accounts.ts';
 import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
 
@@ -15,9 +15,6 @@ export const users = pgTable(
     adminPermissions: jsonb().$type<AdminPermissions>().notNull().default({}),
     emailVerifiedAt: timestamp({ withTimezone: true }),
     lastLoginAt: timestamp({ withTimezone: true }),
-    /** Failed sign-ins since the last success; each one past a few makes the next wait longer. */
-    failedLogins: integer().notNull().default(0),
-    lastFailedLoginAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -47,8 +44,8 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
-/** One-use tokens mailed to a user: password reset and email verification. */
-export const accountTokenPurposes = ['password_reset', 'email_verification'] as const;
+/** One-use tokens mailed to a user: password reset, email verification and the confirmation of a new email. */
+export const accountTokenPurposes = ['password_reset', 'email_verification', 'email_change'] as const;
 
 export const accountTokens = pgTable(
   'account_tokens',
@@ -60,6 +57,8 @@ export const accountTokens = pgTable(
     purpose: text({ enum: accountTokenPurposes }).notNull(),
     /** SHA-256 of the token sent by mail. */
     tokenHash: text().notNull(),
+    /** The address an email_change token confirms; it replaces the account's email once the link is opened. */
+    newEmail: text(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     usedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
@@ -68,4 +67,23 @@ export const accountTokens = pgTable(
     uniqueIndex('account_tokens_hash_key').on(t.tokenHash),
     index('account_tokens_user_idx').on(t.userId, t.purpose),
   ],
+);
+
+/**
+ * Attempt counters that must hold under concurrency (sign-in backoff, password checks, mail caps):
+ * every change is one conditional upsert, so parallel requests cannot all pass a check.
+ */
+export const attemptCounters = pgTable(
+  'attempt_counters',
+  {
+    /** What is counted, for whom: 'login:<sha-256 of the email>', 'password:<user id>'... */
+    key: text().notNull(),
+    /** The client address the count belongs to; '*' for the count over every client. */
+    client: text().notNull(),
+    count: integer().notNull(),
+    /** Start of the current window, for counts per period. */
+    windowStartedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.client] }), index('attempt_counters_last_idx').on(t.lastAt)],
 );

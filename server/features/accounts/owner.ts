@@ -3,7 +3,8 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { validateEmail } from '#common/account-rules.ts';
 import type { Db } from '#server/db/client.ts';
 import { invalid } from '#server/http/errors.ts';
-import { sessions, users } from './accounts.tables.ts';
+import { attemptCounters, sessions, users } from './accounts.tables.ts';
+import { loginKey } from './attempt-limits.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 
 type OwnerSignIn = { email: string | null; password: string | null };
@@ -38,9 +39,11 @@ export async function setOwner(db: Db, owner: OwnerSignIn) {
     if (taken) {
       await tx
         .update(users)
-        .set({ role: 'owner', passwordHash, emailVerifiedAt: taken.emailVerifiedAt ?? new Date(), failedLogins: 0 })
+        .set({ role: 'owner', passwordHash, emailVerifiedAt: taken.emailVerifiedAt ?? new Date() })
         .where(eq(users.id, taken.id));
       await tx.delete(sessions).where(eq(sessions.userId, taken.id));
+      // A new password starts with a clean slate of failed sign-ins.
+      await tx.delete(attemptCounters).where(eq(attemptCounters.key, loginKey(taken.email)));
     } else {
       const [nameTaken] = await tx.select({ id: users.id }).from(users).where(eq(users.username, 'owner'));
       const username = nameTaken ? `owner-${randomBytes(3).toString('hex')}` : 'owner';

@@ -2,9 +2,10 @@ import { and, isNotNull, lt, or } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import type { JobDefinition } from '#server/jobs/job-queue.ts';
 import { accountTokens, sessions } from './accounts.tables.ts';
+import { createAttemptLimits } from './attempt-limits.ts';
 import { SESSION_IDLE_MS } from './sessions.ts';
 
-/** Removes sessions that can no longer be used and mailed tokens that expired or were used. */
+/** Removes sessions that can no longer be used, mailed tokens that expired or were used, and stale attempt counters. */
 export async function pruneExpiredAccountRecords(db: Db, now = new Date()) {
   const idleSince = new Date(now.getTime() - SESSION_IDLE_MS);
   const ended = await db
@@ -19,7 +20,8 @@ export async function pruneExpiredAccountRecords(db: Db, now = new Date()) {
       or(lt(accountTokens.expiresAt, dayAgo), and(isNotNull(accountTokens.usedAt), lt(accountTokens.usedAt, dayAgo))),
     )
     .returning({ id: accountTokens.id });
-  return { sessions: ended.length, tokens: tokens.length };
+  const counters = await createAttemptLimits({ db }).prune(now);
+  return { sessions: ended.length, tokens: tokens.length, counters };
 }
 
 export function pruneExpiredAccountsJob(db: Db): JobDefinition {

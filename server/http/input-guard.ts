@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { invalid } from './errors.ts';
+
+// NUL is refused by PostgreSQL in text; U+FFFD is what invalid UTF-8 becomes when a request is
+// decoded, and a lone surrogate cannot be encoded at all. None belongs in honest input.
+const hasUnsafeCharacter = (text: string) => text.includes('\u0000') || text.includes('\uFFFD');
+const MAX_DEPTH = 20;
+
+/** The path of the first string in a value that holds an unsafe character ('' for the value itself), or null. */
+export function findUnsafeString(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value === 'string') return hasUnsafeCharacter(value) || !value.isWellFormed() ? path : null;
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const itemPath = path ? `${path}.${key}` : key;
+    if (findUnsafeString(key, itemPath, depth + 1) !== null) return itemPath;
+    const found = findUnsafeString(item, itemPath, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+const parts = [
+  ['path', 'params'],
+  ['query', 'query'],
+  ['body', 'body'],
+] as const;
+
+/**
+ * Refuses, for every route of the scope, a path, query or body string with a NUL byte or invalid
+ * UTF-8, with the same 400 as any other invalid field: one check instead of one per schema.
+ */
+export function refuseUnsafeStrings(app: FastifyInstance) {
+  app.addHook('preValidation', async (request) => {
+    for (const [where, part] of parts) {
+      const field = findUnsafeString(request[part]);
+      if (field !== null) {
+        const name = field || where;
+        throw invalid(name, `Invalid ${where} field '${name}': contains a NUL byte or invalid UTF-8`);
+      }
+    }
+  });
+}
