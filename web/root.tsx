@@ -19,6 +19,7 @@ import appCss from './app.css?url';
 import { useNonce } from './common/nonce.ts';
 import { apiContext, shopContext } from './context.ts';
 import { cacheUser } from './storefront/account/user-cache.ts';
+import { ImageFallbackScript } from './storefront/catalog/product-image.tsx';
 import { StarsSprite } from './storefront/catalog/stars.tsx';
 import { Banner } from './storefront/layout/banner.tsx';
 import { Footer } from './storefront/layout/footer.tsx';
@@ -49,6 +50,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#3c5343" />
         <Meta />
         <Links />
+        <ImageFallbackScript nonce={nonce} />
       </head>
       <body className="flex min-h-screen flex-col font-sans antialiased">
         <StarsSprite />

@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useRevalidator, useSearchParams } from 'react-router';
 import { validateEmail, validatePasswordChange, validateUsername } from '#common/account-rules.ts';
 import type { changePassword, logout, SessionUser, updateProfile } from '#common/contracts/accounts.ts';
 import { listMyOrders } from '#common/contracts/orders.ts';
 import { listMyReviews } from '#common/contracts/reviews.ts';
 import { formatCents } from '#common/money.ts';
-import { errorMessage } from '#web/common/api-client.ts';
+import { ApiRequestError, errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { apiContext } from '#web/context.ts';
 import { Notice, PasswordField, TextField } from '#web/storefront/account/form-fields.tsx';
@@ -100,14 +100,29 @@ export default function Account({ loaderData }: Route.ComponentProps) {
   );
 }
 
+type ProfileField = 'username' | 'email' | 'currentPassword';
+
 function ProfilePanel({ user }: { user: SessionUser }) {
   const revalidator = useRevalidator();
+  const form = useRef<HTMLFormElement>(null);
   const [editing, setEditing] = useState(false);
   const [username, setUsername] = useState(user.username);
   const [email, setEmail] = useState(user.email);
+  const [currentPassword, setCurrentPassword] = useState('');
   const [message, setMessage] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  // The server's answer about one field, shown under it (e.g. a wrong current password).
+  const [fieldError, setFieldError] = useState<{ field: ProfileField; text: string } | null>(null);
+  // The new address waiting for its confirmation link (the account keeps the old one until then).
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  // A field the server refused gets the focus, so its error (aria-describedby) is read out.
+  useEffect(() => {
+    if (fieldError) form.current?.querySelector<HTMLInputElement>('input[aria-invalid="true"]')?.focus();
+  }, [fieldError]);
+
   if (!editing) {
+    const waiting = pendingEmail && pendingEmail.toLowerCase() !== user.email.toLowerCase() ? pendingEmail : null;
     return (
       <section aria-label="Profile" className="space-y-4">
         {message ? <Notice kind={message.kind}>{message.text}</Notice> : null}
@@ -119,11 +134,19 @@ function ProfilePanel({ user }: { user: SessionUser }) {
           <div>
             <dt className="text-sm text-stone-600">Email</dt>
             <dd className="text-lg text-stone-900">{user.email}</dd>
+            {waiting ? <dd className="mt-1 text-sm text-stone-600">Waiting for confirmation: {waiting}</dd> : null}
           </div>
         </dl>
         <button
           type="button"
-          onClick={() => setEditing(true)}
+          onClick={() => {
+            setUsername(user.username);
+            setEmail(user.email);
+            setCurrentPassword('');
+            setFieldError(null);
+            setMessage(null);
+            setEditing(true);
+          }}
           className={`${button} bg-sage-700 text-white hover:bg-sage-800`}
         >
           Edit profile
@@ -133,8 +156,16 @@ function ProfilePanel({ user }: { user: SessionUser }) {
   }
   const usernameError = validateUsername(username);
   const emailError = validateEmail(email);
+  // A new address needs the current password and a confirmation from that address.
+  const emailChanged = email.trim().toLowerCase() !== user.email.trim().toLowerCase();
+  const serverError = (field: ProfileField) => (fieldError?.field === field ? fieldError.text : null);
+  const edit = (field: ProfileField, set: (value: string) => void) => (value: string) => {
+    set(value);
+    if (fieldError?.field === field) setFieldError(null);
+  };
   return (
     <form
+      ref={form}
       aria-label="Edit profile"
       className="max-w-md space-y-4"
       noValidate
@@ -142,20 +173,35 @@ function ProfilePanel({ user }: { user: SessionUser }) {
         event.preventDefault();
         if (usernameError || emailError) return;
         setBusy(true);
+        setMessage(null);
+        setFieldError(null);
         try {
           const result = await api.call<typeof updateProfile>(
             { method: 'PUT', path: '/api/auth/profile' },
-            { body: { username: username.trim(), email: email.trim() } },
+            {
+              body: {
+                username: username.trim(),
+                email: email.trim(),
+                ...(emailChanged && currentPassword ? { currentPassword } : {}),
+              },
+            },
           );
           cacheUser(result.user);
+          if (emailChanged) setPendingEmail(result.pendingEmail ?? null);
           setMessage({ kind: 'success', text: result.message });
+          setUsername(result.user.username);
+          setEmail(result.user.email);
+          setCurrentPassword('');
           setEditing(false);
           void revalidator.revalidate();
         } catch (error) {
-          setMessage({
-            kind: 'error',
-            text: errorMessage(error, 'Profile update failed'),
-          });
+          const text = errorMessage(error, 'Profile update failed');
+          const field = error instanceof ApiRequestError ? error.field : undefined;
+          if (field === 'username' || field === 'email' || (field === 'currentPassword' && emailChanged)) {
+            setFieldError({ field, text });
+          } else {
+            setMessage({ kind: 'error', text });
+          }
         } finally {
           setBusy(false);
         }
@@ -165,11 +211,33 @@ function ProfilePanel({ user }: { user: SessionUser }) {
       <TextField
         label="Username"
         value={username}
-        onChange={setUsername}
-        error={usernameError}
+        onChange={edit('username', setUsername)}
+        error={usernameError ?? serverError('username')}
         autoComplete="username"
       />
-      <TextField label="Email" type="email" value={email} onChange={setEmail} error={emailError} autoComplete="email" />
+      <TextField
+        label="Email"
+        type="email"
+        value={email}
+        onChange={edit('email', setEmail)}
+        error={emailError ?? serverError('email')}
+        autoComplete="email"
+        hint={
+          emailChanged
+            ? 'Enter your current password below. Your email changes once you open the link we send to the new address.'
+            : undefined
+        }
+      />
+      {emailChanged ? (
+        <PasswordField
+          label="Current password"
+          value={currentPassword}
+          onChange={edit('currentPassword', setCurrentPassword)}
+          error={serverError('currentPassword')}
+          autoComplete="current-password"
+          name="currentPassword"
+        />
+      ) : null}
       <div className="flex gap-3">
         <button
           type="submit"
@@ -184,6 +252,8 @@ function ProfilePanel({ user }: { user: SessionUser }) {
             setEditing(false);
             setUsername(user.username);
             setEmail(user.email);
+            setCurrentPassword('');
+            setFieldError(null);
             setMessage(null);
           }}
           className={`${button} border border-sage-300 text-sage-800 hover:bg-sage-50`}
