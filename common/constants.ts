@@ -41,6 +41,9 @@ export const LISTING_FETCH_LIMIT = 100;
 export const BEST_SELLERS_LIMIT = 50;
 export const ADMIN_PAGE_SIZE = 10;
 
+/** The longest search term the API takes (GET /api/products/search/:term), and the search box's maxLength. */
+export const SEARCH_TERM_MAX = 100;
+
 /** The largest page any list endpoint serves. */
 export const MAX_PAGE_LIMIT = 100;
 /** The product shown at /product with no slug, and the store's first product. */

@@ -171,6 +171,42 @@ describe('accepted targets', () => {
   });
 });
 
+/** The test's own encoding: encodeURI, then the escapes the target already had restored (`%2520` back to `%20`). */
+function encodeForUriTest(target: string): string {
+  return encodeURI(target).replace(/%25([0-9A-Fa-f]{2})/g, '%$1');
+}
+
+describe('targets are percent-encoded as URIs, so non-ASCII ones fit in a Location header', () => {
+  test.each([
+    ['/account/日本', '/account/%E6%97%A5%E6%9C%AC'],
+    ['/products?search=café', '/products?search=caf%C3%A9'],
+    ['/products?search=café lamp', '/products?search=caf%C3%A9%20lamp'],
+    ['/products?search="zen"{1}', '/products?search=%22zen%22%7B1%7D'],
+    ['/products?search=日本%20lamp#über', '/products?search=%E6%97%A5%E6%9C%AC%20lamp#%C3%BCber'],
+    ['/product/🪴-planter', '/product/%F0%9F%AA%B4-planter'],
+    // Existing escapes stay as they are: nothing is encoded twice.
+    ['/product/caf%C3%A9-lamp', '/product/caf%C3%A9-lamp'],
+    ['/products?search=led%20fountain&page=2', '/products?search=led%20fountain&page=2'],
+  ])('%j', (target, expected) => {
+    expect(safeRedirect(target)).toBe(expected);
+    expect(() => new Headers({ location: safeRedirect(target) })).not.toThrow();
+  });
+
+  test('the spec rule still applies to the characters themselves', () => {
+    // Unsafe in any script: the check runs on the target before it is encoded.
+    for (const target of ['/accountü', '/ログイン', '/account/\u0085', '/account\u2028日本', '/日本']) {
+      expect(safeRedirect(target)).toBe('/login');
+    }
+  });
+
+  test('a lone surrogate, or an encoded form over the length cap, falls back', () => {
+    expect(safeRedirect('/account/\ud800')).toBe('/login');
+    const long = `/products?q=${'日'.repeat(300)}`;
+    expect(isSafeRedirect(long)).toBe(true);
+    expect(safeRedirect(long)).toBe('/login');
+  });
+});
+
 describe('rejected targets fall back to /login', () => {
   test.each([
     ['no leading slash', 'account'],
@@ -278,12 +314,28 @@ describe('properties', () => {
     );
   });
 
-  test('safeRedirect returns its input or /login, and only its input when that is safe', () => {
+  test('safeRedirect returns its input (encoded as a URI) or /login, and only when the input is safe', () => {
     fc.assert(
       fc.property(fc.oneof(anyTarget, fc.constant(null), fc.constant(undefined)), (target) => {
         const result = safeRedirect(target);
-        expect(result === target || result === '/login').toBe(true);
-        if (result !== '/login') expect(isSafeRedirect(result)).toBe(true);
+        if (result !== '/login') {
+          expect(typeof target === 'string' && isSafeRedirect(target)).toBe(true);
+          expect(result).toBe(encodeForUriTest(target as string));
+          expect(isSafeRedirect(result)).toBe(true);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('the result fits in a Location header, decodes like the input, and is stable', () => {
+    fc.assert(
+      fc.property(anyTarget, (target) => {
+        const result = safeRedirect(target);
+        expect(result).toMatch(/^[\x21-\x7e]+$/);
+        expect(() => new Headers({ location: result })).not.toThrow();
+        expect(safeRedirect(result)).toBe(result);
+        if (result !== '/login') expect(decodeURIComponent(result)).toBe(decodeURIComponent(target));
       }),
       { numRuns: RUNS },
     );

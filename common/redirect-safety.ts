@@ -120,7 +120,31 @@ export function isSafeRedirect(target: string): boolean {
   return decodedForms(target)?.every(isSafeForm) ?? false;
 }
 
-/** The target when isSafeRedirect accepts it, else REDIRECT_FALLBACK (`/login`). */
+// Runs of characters encodeURI would escape (non-ASCII, spaces, quotes...), `%` excepted: escapes stay.
+const NOT_IN_URI = /[^A-Za-z0-9;,/?:@&=+$\-_.!~*'()#%]+/gu;
+
+/**
+ * The target as a URI: every character outside ASCII, and the few ASCII ones a URI cannot hold
+ * (a space, `"`, `{`...), percent-encoded as UTF-8 the way encodeURI does, while existing escapes
+ * stay as they are (`%20` is not encoded again). Header values are Latin-1 at most, so
+ * `/account/日本` as such cannot be a Location header. Null for a lone surrogate (no UTF-8 form).
+ */
+function encodeForUri(target: string): string | null {
+  try {
+    return target.replace(NOT_IN_URI, (run) => encodeURI(run));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The target when isSafeRedirect accepts it, percent-encoded as a URI (it decodes to the same
+ * path, and fits in a Location header), else REDIRECT_FALLBACK (`/login`), also when the encoded
+ * target has a lone surrogate or is longer than REDIRECT_MAX_LENGTH. The result is always
+ * printable ASCII and always accepted by isSafeRedirect.
+ */
 export function safeRedirect(target: string | null | undefined): string {
-  return typeof target === 'string' && isSafeRedirect(target) ? target : REDIRECT_FALLBACK;
+  if (typeof target !== 'string' || !isSafeRedirect(target)) return REDIRECT_FALLBACK;
+  const encoded = encodeForUri(target);
+  return encoded !== null && encoded.length <= REDIRECT_MAX_LENGTH ? encoded : REDIRECT_FALLBACK;
 }

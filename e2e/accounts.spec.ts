@@ -1,34 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectAccessible } from './a11y.ts';
 import { latestMailTo } from './mailbox.ts';
-
-let counter = 0;
-function newAccount() {
-  const id = `${Date.now().toString(36)}${(++counter).toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  return { username: `calm_${id}`, email: `calm.${id}@example.com`, password: 'Quiet-Water-42' };
-}
-
-async function register(page: Page, account = newAccount()) {
-  await page.goto('/register');
-  await page.getByLabel('Username', { exact: true }).fill(account.username);
-  await page.getByLabel('Email', { exact: true }).fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/account$/);
-  return account;
-}
-
-async function signOut(page: Page) {
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/logout$/);
-  await expect(page.getByRole('heading', { name: "You've been logged out" })).toBeVisible();
-}
-
-async function signIn(page: Page, account: { email: string; password: string }) {
-  await page.getByLabel('Email', { exact: true }).fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+import { register, signIn, signOut } from './shopper.ts';
 
 test('register with live validation and the strength meter, then sign out', async ({ page }) => {
   await page.goto('/register');
@@ -44,13 +17,16 @@ test('register with live validation and the strength meter, then sign out', asyn
   await page.getByLabel('Confirm password', { exact: true }).fill('Sunshine7?');
   await expect(page.getByText('Passwords do not match')).toBeVisible();
   await expect(submit).toBeDisabled();
+  await expectAccessible(page);
 
   const account = await register(page);
   await expect(page.getByRole('heading', { name: 'My account' })).toBeVisible();
   await expect(page.getByText(`Signed in as ${account.username}`)).toBeVisible();
   await expect(page.getByRole('button', { name: account.username })).toBeVisible();
+  await expectAccessible(page);
   await signOut(page);
   await expect(page.getByRole('link', { name: 'Sign in', exact: true })).toBeVisible();
+  await expectAccessible(page);
   // A signed-out visitor on the account page is sent to sign in.
   await page.goto('/account');
   await expect(page).toHaveURL(/\/login\?redirect=%2Faccount$/);
@@ -63,6 +39,7 @@ test('sign in comes back to the protected page it was sent from', async ({ page 
   await expect(page).toHaveURL(/\/login\?redirect=%2Faccount%3Ftab%3Dorders$/);
   await signIn(page, { email: account.email, password: 'wrong-password' });
   await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
+  await expectAccessible(page);
   await page.getByRole('button', { name: 'Show password' }).click();
   await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'text');
   await signIn(page, account);
@@ -93,6 +70,7 @@ test('the full password reset flow, with the link from the mail', async ({ page 
   await expect(page).toHaveURL(/\/request-password-reset$/);
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(page.getByRole('alert')).toHaveText('Email is required');
+  await expectAccessible(page);
   await page.getByLabel('Email', { exact: true }).fill(account.email);
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(page.getByRole('status')).toContainText('a password reset link is on its way');
@@ -106,6 +84,7 @@ test('the full password reset flow, with the link from the mail', async ({ page 
   await page.getByLabel('Confirm New Password', { exact: true }).fill('short');
   await page.getByRole('button', { name: 'Reset password' }).click();
   await expect(page.getByRole('alert')).toHaveText('Password must be at least 8 characters long');
+  await expectAccessible(page);
   await page.getByLabel('New Password', { exact: true }).fill('Fresh-Start-2026');
   await page.getByRole('button', { name: 'Show new password', exact: true }).click();
   await page.getByLabel('Confirm New Password', { exact: true }).fill('Fresh-Start-2026');
@@ -119,6 +98,7 @@ test('the full password reset flow, with the link from the mail', async ({ page 
   await page.goto(new URL(link as string).pathname + new URL(link as string).search);
   await expect(page.getByRole('heading', { name: 'Invalid Reset Link' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Request New Reset Link' })).toBeVisible();
+  await expectAccessible(page);
 });
 
 test('the account tabs: profile edit, reviews, orders and password change', async ({ page }) => {
@@ -132,8 +112,10 @@ test('the account tabs: profile edit, reviews, orders and password change', asyn
 
   await page.getByRole('tab', { name: 'My Reviews' }).click();
   await expect(page.getByText('You have not written a review yet.')).toBeVisible();
+  await expectAccessible(page);
   await page.getByRole('tab', { name: 'Order History' }).click();
   await expect(page.getByText('No orders yet.')).toBeVisible();
+  await expectAccessible(page);
 
   await page.getByRole('tab', { name: 'Security' }).click();
   await page.getByRole('button', { name: 'Change password' }).click();
@@ -142,6 +124,7 @@ test('the account tabs: profile edit, reviews, orders and password change', asyn
   await page.getByLabel('Confirm new password', { exact: true }).fill('Another-Calm-8');
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByRole('alert')).toHaveText('New passwords do not match');
+  await expectAccessible(page);
   await page.getByLabel('Confirm new password', { exact: true }).fill('Another-Calm-9');
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByRole('status')).toContainText('Password changed');

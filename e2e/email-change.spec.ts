@@ -1,30 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectAccessible } from './a11y.ts';
 import { latestMailTo } from './mailbox.ts';
-
-let counter = 0;
-function newAccount() {
-  const id = `${Date.now().toString(36)}${(++counter).toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  return { username: `still_${id}`, email: `still.${id}@example.com`, password: 'Quiet-Water-42' };
-}
-
-async function register(page: Page, account = newAccount()) {
-  await page.goto('/register');
-  await expectAccessible(page);
-  await page.getByLabel('Username', { exact: true }).fill(account.username);
-  await page.getByLabel('Email', { exact: true }).fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/account$/);
-  return account;
-}
-
-async function signIn(page: Page, account: { email: string; password: string }) {
-  await page.getByLabel('Email', { exact: true }).fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+import { register, signIn } from './shopper.ts';
 
 /** The path and query of the first link to `page` in a mail, to open on the test server. */
 function linkIn(mail: string, page: string): string {

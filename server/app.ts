@@ -21,7 +21,7 @@ import type { Config } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
 import { accountsRoutes } from '#server/features/accounts/accounts.routes.ts';
 import { createAccountsService } from '#server/features/accounts/accounts.service.ts';
-import { createSessionStore } from '#server/features/accounts/sessions.ts';
+import { createSessionStore, SESSION_COOKIE } from '#server/features/accounts/sessions.ts';
 import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
@@ -35,7 +35,7 @@ import { createSettingsService } from '#server/features/settings/settings.servic
 import { createCsrfProtection } from '#server/http/csrf.ts';
 import { clientErrorHandler, frameworkErrorHandler, handleError, sendError } from '#server/http/errors.ts';
 import { healthRoutes } from '#server/http/health.routes.ts';
-import { refuseUnsafeStrings } from '#server/http/input-guard.ts';
+import { parseQueryString, refuseUnsafeStrings } from '#server/http/input-guard.ts';
 import { logSerializers } from '#server/http/logging.ts';
 import { mediaRoutes } from '#server/http/media.routes.ts';
 import { createPublicCache } from '#server/http/public-cache.ts';
@@ -87,8 +87,12 @@ export async function buildApp(deps: AppDeps) {
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     logController: new LogController({
+      // Page renders' internal calls, health checks and images would drown the log.
       disableRequestLogging: (request) =>
-        isInternal(request) || request.url === '/healthz' || request.url === '/readyz',
+        isInternal(request) ||
+        request.url === '/healthz' ||
+        request.url === '/readyz' ||
+        request.url.startsWith(MEDIA_PREFIX),
     }),
     // A hop count trusts that many proxies in front (proxy-addr's rule, written out for the types).
     trustProxy:
@@ -100,7 +104,7 @@ export async function buildApp(deps: AppDeps) {
     frameworkErrors: frameworkErrorHandler(dataHeaders),
     clientErrorHandler: clientErrorHandler(dataHeaders),
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseQueryString },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -179,6 +183,12 @@ export async function buildApp(deps: AppDeps) {
     await mountWeb(app, {
       mode: deps.web,
       publicUrl: config.publicUrl,
+      // GET /logout: the same as POST /api/auth/logout.
+      async endSession(request, reply) {
+        const token = request.cookies[SESSION_COOKIE];
+        if (token) await sessions.remove(token);
+        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      },
       async internalFetch({ method, url, cookie, body }) {
         const response = await app.inject({
           method: method as 'GET',

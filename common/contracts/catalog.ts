@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MAX_PAGE_LIMIT } from '../constants.ts';
+import { MAX_PAGE_LIMIT, SEARCH_TERM_MAX } from '../constants.ts';
 
 export const productStatuses = ['active', 'inactive', 'draft'] as const;
 export const ProductStatus = z.enum(productStatuses);
@@ -101,7 +101,7 @@ export const listProducts = {
 export const searchProducts = {
   method: 'GET',
   path: '/api/products/search/:term',
-  params: z.object({ term: text(100) }),
+  params: z.object({ term: text(SEARCH_TERM_MAX) }),
   query: PageQuery,
   response: ProductList,
 } as const;

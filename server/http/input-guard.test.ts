@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { findUnsafeString } from './input-guard.ts';
+import { findUnsafeString, parseQueryString } from './input-guard.ts';
 
 test('finds the first string with a NUL, a replacement character or a lone surrogate, by its path', () => {
   expect(findUnsafeString({ email: 'a@example.com', password: 'fine' })).toBeNull();
@@ -10,4 +10,12 @@ test('finds the first string with a NUL, a replacement character or a lone surro
   expect(findUnsafeString({ 'key\u0000': 'value' })).toBe('key\u0000');
   expect(findUnsafeString({ text: 'a whole 🌊 emoji and 日本語' })).toBeNull();
   expect(findUnsafeString([1, null, true, { n: 2 }])).toBeNull();
+});
+
+test('the query parser decodes as browsers do and keeps repeated names', () => {
+  expect(parseQueryString('search=led+fountain&a=%E6%97%A5')).toEqual({ search: 'led fountain', a: '日' });
+  expect(parseQueryString('x=1&x=2&x=3')).toEqual({ x: ['1', '2', '3'] });
+  expect(parseQueryString('category=%FF%FE').category).toBe('\uFFFD\uFFFD');
+  expect(findUnsafeString(parseQueryString('category=%C0%AE'))).toBe('category');
+  expect(Object.getPrototypeOf(parseQueryString('__proto__=x'))).toBeNull();
 });

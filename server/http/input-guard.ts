@@ -40,3 +40,17 @@ export function refuseUnsafeStrings(app: FastifyInstance) {
     }
   });
 }
+
+/**
+ * Parses a query string as browsers do (WHATWG URLSearchParams): an escape that is not UTF-8
+ * becomes U+FFFD, which the guard above then refuses, instead of staying as raw `%FF` text.
+ * A repeated name gives an array, as Fastify's own parser does.
+ */
+export function parseQueryString(text: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(text)) {
+    const previous = query[name];
+    query[name] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+  }
+  return query;
+}

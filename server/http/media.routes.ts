@@ -9,7 +9,7 @@ const MAX_KEY_LENGTH = 255;
 
 /** Serves stored files under /media/. Keys carry a content hash, so a key's bytes never change. */
 export const mediaRoutes: FastifyPluginAsync<{ storage: ObjectStorage }> = async (app, { storage }) => {
-  app.get(`${MEDIA_PREFIX}*`, { logLevel: 'warn' }, async (request, reply) => {
+  app.get(`${MEDIA_PREFIX}*`, async (request, reply) => {
     const key = (request.params as { '*': string })['*'];
     const valid = key.length <= MAX_KEY_LENGTH && SAFE_KEY.test(key) && !key.includes('..');
     const object = valid ? await storage.get(key) : null;

@@ -1,6 +1,10 @@
 import { describe, expect, test } from 'vitest';
+import { SEARCH_TERM_MAX } from '#common/constants.ts';
+import { searchProducts } from '#common/contracts/catalog.ts';
 import { seedCategories } from '#seed/categories.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
+import { testClient } from '#server/testing/test-client.ts';
+import { buildUrl } from '#web/common/api-client.ts';
 
 /** Pages as plain HTTP clients get them: the first HTML already holds the content. Needs `npm run build`. */
 const { app } = await buildTestApp({ web: 'production' });
@@ -132,5 +136,210 @@ describe('server-rendered pages', () => {
     const rendition = await app.inject({ method: 'GET', url: product.images[0].replace('.webp', '-400w.webp') });
     expect(rendition.statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/media/../etc/passwd' })).statusCode).toBe(404);
+  });
+});
+
+let visitors = 0;
+/** A new account, signed in: its session cookie as a Cookie header, and its email. */
+async function signedIn() {
+  const id = `${Date.now().toString(36)}${(++visitors).toString(36)}`;
+  const browser = testClient(app, { remoteAddress: `10.9.${Math.floor(visitors / 200)}.${visitors % 200}` });
+  const account = { username: `calm_${id}`, email: `calm.${id}@example.com`, password: 'Quiet-Water-42' };
+  expect((await browser.post('/api/auth/register', account)).statusCode).toBe(201);
+  const session = browser.cookie('sw_session');
+  expect(session).toBeTruthy();
+  return { cookie: `sw_session=${session}`, email: account.email };
+}
+
+async function me(cookie: string) {
+  return (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).json();
+}
+
+describe('page loaders turn a refused API call into the page state, not a 500', () => {
+  test('a search longer than the API takes shows the empty state (a 400); the search box has that limit', async () => {
+    const term = (length: number) => 'a'.repeat(length);
+    expect((await app.inject({ method: 'GET', url: `/api/products/search/${term(SEARCH_TERM_MAX)}` })).statusCode).toBe(
+      200,
+    );
+    const refused = await app.inject({ method: 'GET', url: `/api/products/search/${term(SEARCH_TERM_MAX + 1)}` });
+    expect(refused.statusCode).toBe(400);
+
+    const { status, html } = await page(`/products?search=${term(SEARCH_TERM_MAX + 1)}`);
+    expect(status).toBe(400);
+    expect(html).toContain('No products found');
+    expect(html).toContain('0 product(s) found');
+    expect(html).not.toContain('Failed to fetch products');
+    expect(html).toContain('name="robots" content="noindex, follow"');
+    expect(html).toMatch(new RegExp(`<input[^>]*id="site-search"[^>]*maxLength="${SEARCH_TERM_MAX}"`));
+  });
+
+  test('a category the API refuses shows the empty state (a 400)', async () => {
+    for (const category of ['%00', 'x'.repeat(101)]) {
+      const { status, html } = await page(`/products?category=${category}`);
+      expect(status, category).toBe(400);
+      expect(html).toContain('No products found');
+      expect(html).not.toContain('Failed to fetch products');
+    }
+  });
+
+  test('`.` and `..` are searched as themselves, not normalised into another API route', async () => {
+    // URL parsing drops a `.` or `..` segment (`%2E` too); the client sends them with a space the contract trims.
+    expect(buildUrl(searchProducts, { params: { term: '.' } })).toBe('/api/products/search/%20.');
+    expect(buildUrl(searchProducts, { params: { term: '..' } })).toBe('/api/products/search/%20..');
+    expect(buildUrl(searchProducts, { params: { term: '...' } })).toBe('/api/products/search/...');
+    const sent = await app.inject({ method: 'GET', url: buildUrl(searchProducts, { params: { term: '..' } }) });
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json().pagination.total).toBe(0);
+    for (const term of ['.', '..', '%2E', '%2E%2E']) {
+      const { status, html } = await page(`/products?search=${term}`);
+      expect(status, term).toBe(200);
+      expect(html).toContain('No products found');
+      expect(html).toContain('0<!-- --> product(s) found');
+      // `..` used to reach GET /api/products and list every product.
+      expect(html).not.toContain('Desktop Waterfall Fountain with LED Lighting');
+    }
+  });
+
+  test('a product slug the API refuses is the not-found page (404), not a 503', async () => {
+    for (const slug of ['%20', '%00', 'x'.repeat(201)]) {
+      const { status, html } = await page(`/product/${slug}`);
+      expect(status, slug).toBe(404);
+      expect(html).toContain('Product Not Found');
+    }
+    const { status } = await page('/product/no-such-product');
+    expect(status).toBe(404);
+  });
+});
+
+describe('the sign-in page with a redirect target', () => {
+  test('a signed-in visitor goes on to a non-ASCII target, percent-encoded in the Location header', async () => {
+    const { cookie } = await signedIn();
+    for (const url of ['/login?redirect=/account/日本', `/login?redirect=${encodeURIComponent('/account/日本')}`]) {
+      const response = await page(url, { cookie });
+      expect(response.status).toBe(302);
+      expect(response.headers.location).toBe('/account/%E6%97%A5%E6%9C%AC');
+    }
+    const search = await page(`/login?redirect=${encodeURIComponent('/products?search=café lamp')}`, { cookie });
+    expect(search.headers.location).toBe('/products?search=caf%C3%A9%20lamp');
+    // A client-side navigation asks for the same page's data.
+    const data = await page(`/login.data?redirect=${encodeURIComponent('/account/日本')}`, { cookie });
+    expect(data.status).toBeLessThan(500);
+    expect(data.html).toContain('/account/%E6%97%A5%E6%9C%AC');
+  });
+});
+
+describe('methods and paths of pages', () => {
+  test.each(['TRACE', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const)(
+    '%s is a 405 in the API error format, with Allow, naming no route',
+    async (method) => {
+      for (const url of ['/', '/products', '/product/desktop-fountain', '/logout', '/no/such/page', '/products.data']) {
+        const response = await app.inject({ method, url, headers: { 'user-agent': 'curl/8.5.0' } });
+        expect(response.statusCode, `${method} ${url}`).toBe(405);
+        expect(response.headers.allow).toBe('GET, HEAD');
+        expect(response.json()).toEqual({ error: 'Method not allowed', code: 'method_not_allowed' });
+      }
+    },
+  );
+
+  test('a form post with a body is a 405 too, its body unread', async () => {
+    const json = await app.inject({ method: 'POST', url: '/products', payload: { search: 'lamp' } });
+    expect(json.statusCode).toBe(405);
+    expect(json.body).not.toContain('routes/');
+    const form = await app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a%40b.c&password=x',
+    });
+    expect(form.statusCode).toBe(405);
+  });
+
+  test('GET and HEAD still answer, and so do React Router’s data requests', async () => {
+    const head = await app.inject({ method: 'HEAD', url: '/products' });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    const data = await page('/products.data?category=fountains');
+    expect(data.status).toBe(200);
+    expect(data.html).toContain('Desktop Waterfall Fountain with LED Lighting');
+    expect((await page('/no/such/page.data')).status).toBe(404);
+  });
+
+  test('a path starting with // is a path of this site, not a protocol-relative URL', async () => {
+    const root = await page('//');
+    expect(root.status).toBe(200);
+    expect(root.html).toContain('<title>Stillwater · Calming home and desk goods</title>');
+    for (const url of ['//evil.example/account', '///products', '//evil.example']) {
+      const { status, html } = await page(url);
+      expect(status, url).toBe(404);
+      expect(html).toContain('Page not found');
+    }
+  });
+});
+
+describe('the signed-out page', () => {
+  test('GET /logout ends the session and clears its cookie before the page renders', async () => {
+    const { cookie } = await signedIn();
+    expect((await me(cookie)).authenticated).toBe(true);
+    const response = await app.inject({
+      method: 'GET',
+      url: '/logout',
+      headers: { cookie, 'user-agent': 'curl/8.5.0' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('You&#x27;ve been logged out');
+    // The header already shows a visitor.
+    expect(response.body).toContain('aria-label="Sign in"');
+    const cleared = response.cookies.find((c) => c.name === 'sw_session');
+    expect(cleared?.value).toBe('');
+    expect(cleared?.path).toBe('/');
+    expect((await me(cookie)).authenticated).toBe(false);
+  });
+
+  test('the client-side navigation to /logout (its .data request) ends the session too', async () => {
+    const { cookie } = await signedIn();
+    const response = await page('/logout.data', { cookie });
+    expect(response.status).toBe(200);
+    expect((await me(cookie)).authenticated).toBe(false);
+  });
+
+  test('a link from another site to /logout also signs out (logout CSRF only costs a sign-in)', async () => {
+    const { cookie } = await signedIn();
+    const response = await page('/logout', { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' });
+    expect(response.status).toBe(200);
+    expect((await me(cookie)).authenticated).toBe(false);
+  });
+
+  test('a HEAD only looks: it answers like the page and leaves the session alone', async () => {
+    const { cookie } = await signedIn();
+    for (const url of ['/logout', '/logout.data']) {
+      const response = await app.inject({ method: 'HEAD', url, headers: { cookie } });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body).toBe('');
+    }
+    expect((await me(cookie)).authenticated).toBe(true);
+    expect((await app.inject({ method: 'HEAD', url: '/logout' })).statusCode).toBe(200);
+  });
+
+  test('a visitor without a session gets the page as before', async () => {
+    const { status, html } = await page('/logout');
+    expect(status).toBe(200);
+    expect(html).toContain('You&#x27;ve been logged out');
+  });
+});
+
+describe('caching of pages', () => {
+  test('every page for a signed-in visitor is private, no-store; visitors’ pages are unchanged', async () => {
+    const { cookie, email } = await signedIn();
+    const account = await page('/account', { cookie });
+    expect(account.html).toContain(email);
+    expect(account.headers['cache-control']).toBe('private, no-store');
+    for (const url of ['/', '/products?category=fountains', '/product/desktop-fountain', '/products.data', '/nope']) {
+      expect((await page(url, { cookie })).headers['cache-control'], url).toBe('private, no-store');
+    }
+    // A session cookie that no longer works is still kept out of caches.
+    expect((await page('/', { cookie: 'sw_session=expired' })).headers['cache-control']).toBe('private, no-store');
+    for (const url of ['/', '/products', '/product/desktop-fountain']) {
+      expect((await page(url)).headers['cache-control'], url).toBeUndefined();
+    }
   });
 });

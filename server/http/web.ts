@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '#server/features/accounts/sessions.ts';
 import type { InternalFetch, PageHandler } from '../react-router-entry.ts';
 import { sendError } from './errors.ts';
 
@@ -12,14 +12,22 @@ export const serverBuildFile = `${root}build/server/index.js`;
 
 export type WebMode = 'production' | 'development';
 
+/** The methods pages answer; no route module has an action, so a page takes no body. */
+const PAGE_METHODS = ['GET', 'HEAD'];
+
+export type MountWebOptions = {
+  mode: WebMode;
+  internalFetch: InternalFetch;
+  publicUrl: string;
+  /** Ends the session of the request's session cookie and clears the cookie (GET /logout). */
+  endSession: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+};
+
 /**
  * Serves the React Router app: in production the built assets and the built server bundle; in
  * development Vite's middleware with hot reload. Every path that no other route claims is a page.
  */
-export async function mountWeb(
-  app: FastifyInstance,
-  { mode, internalFetch, publicUrl }: { mode: WebMode; internalFetch: InternalFetch; publicUrl: string },
-) {
+export async function mountWeb(app: FastifyInstance, { mode, internalFetch, publicUrl, endSession }: MountWebOptions) {
   let getHandler: () => Promise<PageHandler>;
 
   if (mode === 'production') {
@@ -59,21 +67,65 @@ export async function mountWeb(
     };
   }
 
+  async function render(request: FastifyRequest, reply: FastifyReply) {
+    const handler = await getHandler();
+    return handler(toWebRequest(request, reply, publicUrl), { nonce: request.cspNonce });
+  }
+
   await app.register(async (pages) => {
-    // React Router reads the body of form submissions itself: leave the stream untouched here.
+    // No page takes a body (see PAGE_METHODS): leave the stream unread, even for the 405s.
     pages.removeAllContentTypeParsers();
     pages.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    // A page for a signed-in visitor shows their account (the header holds their name, the account
+    // page their email): no cache may keep it. Visitors' pages keep their caching as it is.
+    pages.addHook('onSend', async (request, reply, payload) => {
+      if (request.cookies[SESSION_COOKIE] !== undefined) reply.header('cache-control', 'private, no-store');
+      return payload;
+    });
     // A missing hashed asset is a plain 404, not a page.
     pages.get('/assets/*', (_request, reply) => sendError(reply, 404, { error: 'Not found', code: 'not_found' }));
-    pages.all('/*', async (request, reply) => {
-      const handler = await getHandler();
-      return handler(toWebRequest(request, reply), { nonce: request.cspNonce });
+    // The signed-out page ends the session before it renders, also when the visit comes from
+    // another site: a forged link can only sign someone out. The `.data` twin is the same page
+    // reached by a client-side navigation. A HEAD only looks: it is answered by the catch-all.
+    for (const path of ['/logout', '/logout.data']) {
+      pages.route({
+        method: 'GET',
+        url: path,
+        exposeHeadRoute: false,
+        handler: async (request, reply) => {
+          await endSession(request, reply);
+          return render(request, reply);
+        },
+      });
+    }
+    pages.route({ method: PAGE_METHODS, url: '/*', handler: render });
+    // Any other method: the API's error format and Allow, never React Router's answer (which
+    // names internal route ids). TRACE included: a web Request cannot even carry it.
+    pages.route({
+      method: pages.supportedMethods.filter((method) => !PAGE_METHODS.includes(method)),
+      url: '/*',
+      handler: (_request, reply) => {
+        reply.header('allow', PAGE_METHODS.join(', '));
+        return sendError(reply, 405, { error: 'Method not allowed', code: 'method_not_allowed' });
+      },
     });
   });
 }
 
-function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
-  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+/** The origin the visitor asked for; the shop's public one when the Host header is not a host. */
+function originOf(request: FastifyRequest, publicUrl: string): string {
+  try {
+    return new URL(`${request.protocol}://${request.host}`).origin;
+  } catch {
+    return new URL(publicUrl).origin;
+  }
+}
+
+function toWebRequest(request: FastifyRequest, reply: FastifyReply, publicUrl: string): Request {
+  // request.url is the raw request target: appended to the origin (not resolved against it), `//`
+  // and `//host/path` stay paths instead of reading as protocol-relative URLs.
+  const path = request.url.startsWith('/') ? request.url : `/${request.url}`;
+  const url = new URL(`${originOf(request, publicUrl)}${path}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
@@ -81,11 +133,6 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
   }
   const controller = new AbortController();
   reply.raw.once('close', () => controller.abort());
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  return new Request(url, {
-    method: request.method,
-    headers,
-    signal: controller.signal,
-    ...(hasBody ? { body: Readable.toWeb(request.raw) as ReadableStream, duplex: 'half' } : {}),
-  } as RequestInit);
+  // GET or HEAD only (PAGE_METHODS): no body.
+  return new Request(url, { method: request.method, headers, signal: controller.signal });
 }

@@ -54,12 +54,24 @@ export function errorMessage(error: unknown, fallback: string, offline = fallbac
   return offline;
 }
 
+/**
+ * One path parameter, percent-encoded. URL parsing (fetch in the browser, app.inject on the server)
+ * removes a `.` or `..` segment, `%2E` spellings included, so such a value would reach another
+ * route (a search for `..` became GET /api/products, every product). It goes with a leading space
+ * instead: the contracts' path texts are trimmed, so the server receives the value itself, and a
+ * parameter that is not trimmed names nothing, which is the right answer for `.` anyway.
+ */
+function pathSegment(value: string | number): string {
+  const segment = encodeURIComponent(String(value));
+  return segment === '.' || segment === '..' ? `%20${segment}` : segment;
+}
+
 export function buildUrl(endpoint: Endpoint, input: { params?: object; query?: object }): string {
   const params = (input.params ?? {}) as Record<string, string | number>;
   const path = endpoint.path.replace(/:(\w+)/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`missing path parameter ${name} for ${endpoint.path}`);
-    return encodeURIComponent(String(value));
+    return pathSegment(value);
   });
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(input.query ?? {})) {

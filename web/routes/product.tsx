@@ -33,7 +33,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   try {
     product = await api.call(getProduct, { params: { id: slug } });
   } catch (error) {
-    if (error instanceof ApiRequestError && error.status === 404) {
+    // A 404, or a 400 for a slug the API cannot even look up (`/product/%20`): no such product.
+    if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) {
       throw data({ message: 'Product not found' }, { status: 404 });
     }
     // The server could not answer: the built-in products still show.

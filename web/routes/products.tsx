@@ -1,8 +1,9 @@
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useRouteError, useSearchParams } from 'react-router';
 import { LISTING_FETCH_LIMIT } from '#common/constants.ts';
 import type { ProductSummary } from '#common/contracts/catalog.ts';
 import { listProducts, searchProducts } from '#common/contracts/catalog.ts';
 import { listBestSellers } from '#common/contracts/marketing.ts';
+import { isClientError } from '#web/common/page-errors.ts';
 import { apiContext } from '#web/context.ts';
 import { toCardProduct } from '#web/storefront/catalog/card-product.ts';
 import { ProductCard } from '#web/storefront/catalog/product-card.tsx';
@@ -19,6 +20,7 @@ type Sort = (typeof sortOptions)[number]['value'];
 /** How many of the best sellers wear the badge. */
 const BADGED_BEST_SELLERS = 10;
 
+/** A search or category the API refuses (a 400) shows the empty state, see the ErrorBoundary. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const search = url.searchParams.get('search')?.trim() ?? '';
@@ -69,7 +71,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
       : 'Fountains, lighting, aromatherapy, wellness, decor and gifts for a calmer home.',
     origin: originOf(matches),
     path,
-    noIndex: Boolean(loaderData?.search),
+    noIndex: !loaderData || Boolean(loaderData.search),
   });
 };
 
@@ -168,7 +170,22 @@ function EmptyState() {
 }
 
 export function ErrorBoundary() {
+  const error = useRouteError();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // The API refused the search or category (too long, a control character): nothing matches it.
+  if (isClientError(error)) {
+    const search = params.get('search')?.trim() ?? '';
+    return (
+      <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
+        <h1 className="font-serif text-4xl text-sage-900">{search ? `Results for “${search}”` : 'All Products'}</h1>
+        <p className="mt-2 text-stone-600" data-testid="result-count">
+          0 product(s) found
+        </p>
+        <EmptyState />
+      </div>
+    );
+  }
   return (
     <div className="mx-auto max-w-3xl px-4 py-20 text-center">
       <h1 className="font-serif text-3xl text-sage-900">Failed to fetch products</h1>

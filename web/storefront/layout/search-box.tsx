@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Form, useNavigate, useSearchParams } from 'react-router';
+import { SEARCH_TERM_MAX } from '#common/constants.ts';
 import { searchTarget } from '#common/search.ts';
 import { SearchIcon } from './icons.tsx';
 
@@ -30,6 +31,7 @@ export function SearchBox() {
         value={term}
         onChange={(event) => setTerm(event.target.value)}
         placeholder="Search fountains, lamps, oils…"
+        maxLength={SEARCH_TERM_MAX}
         autoComplete="off"
         className="h-10 w-full rounded-full border border-sage-200 bg-white pr-11 pl-4 text-sm placeholder:text-stone-500 focus:border-sage-500 focus:ring-2 focus:ring-sage-200 focus:outline-none"
       />
