@@ -10,9 +10,11 @@ test('the listing sorts by name', async ({ page }) => {
   await page.goto('/products');
   await page.getByLabel('Sort by').selectOption({ label: 'Name A-Z' });
   await expect(page).toHaveURL(/sort=name/);
-  const titles = await page.locator('article h3').allTextContents();
-  expect(titles.length).toBe(26);
-  expect([...titles].sort((a, b) => a.localeCompare(b, 'en'))).toEqual(titles);
+  // The URL changes before the sorted list arrives: wait for the list itself.
+  const titles = () => page.locator('article h3').allTextContents();
+  const isSorted = (list: string[]) =>
+    list.length === 26 && [...list].sort((a, b) => a.localeCompare(b, 'en')).every((title, i) => title === list[i]);
+  await expect.poll(async () => isSorted(await titles())).toBe(true);
   await page.getByLabel('Sort by').selectOption({ label: 'Best Selling' });
   await expect(page.locator('article').first()).toContainText('Bestseller #');
 });

@@ -65,6 +65,8 @@ export type AppDeps = {
 
 /** Whole requests must arrive within this time: a client trickling its body cannot hold a connection. */
 export const REQUEST_TIMEOUT_MS = 30_000;
+/** A connection with nothing moving either way for this long is closed (streams send heartbeats). */
+export const CONNECTION_TIMEOUT_MS = 120_000;
 
 /** Builds the whole application from its dependencies: the one place where features are wired. */
 export async function buildApp(deps: AppDeps) {
@@ -101,6 +103,7 @@ export async function buildApp(deps: AppDeps) {
         : config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestTimeout: REQUEST_TIMEOUT_MS,
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
     frameworkErrors: frameworkErrorHandler(dataHeaders),
     clientErrorHandler: clientErrorHandler(dataHeaders),
     return503OnClosing: true,

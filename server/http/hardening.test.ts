@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { describe, expect, test } from 'vitest';
-import { REQUEST_TIMEOUT_MS } from '#server/app.ts';
+import { CONNECTION_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '#server/app.ts';
 import { settings } from '#server/features/settings/settings.tables.ts';
 import { buildTestApp, csrfHeaders } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
@@ -120,6 +120,8 @@ describe('connections', () => {
   test('a request must arrive whole within the request timeout (a slow body cannot hold a connection)', () => {
     expect(REQUEST_TIMEOUT_MS).toBe(30_000);
     expect(app.server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
+    // And an idle connection does not stay open for ever.
+    expect(app.server.timeout).toBe(CONNECTION_TIMEOUT_MS);
   });
 
   test('headers too large get a 431 in the error format, with the security headers', async () => {
