@@ -13,6 +13,8 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { CSRF_HEADER } from '#common/constants.ts';
+import type { AiProvider } from '#server/adapters/ai/ai-provider.ts';
+import { createAi } from '#server/adapters/ai/create-ai.ts';
 import { createMailer } from '#server/adapters/email/create-mailer.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
 import { createDiskObjectStorage, MEDIA_PREFIX } from '#server/adapters/storage/disk-object-storage.ts';
@@ -24,6 +26,7 @@ import { createAccountsService } from '#server/features/accounts/accounts.servic
 import { createSessionStore, SESSION_COOKIE } from '#server/features/accounts/sessions.ts';
 import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
+import { createDomainEvents } from '#server/features/events/domain-events.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
 import { createMarketingService } from '#server/features/marketing/marketing.service.ts';
 import { ordersRoutes } from '#server/features/orders/orders.routes.ts';
@@ -55,6 +58,8 @@ export type AppDeps = {
   mailer?: Mailer;
   /** Shared rate-limit counters across instances. */
   redis?: Redis | null;
+  /** Structured answers for the review overview and moderation; by default as configured (AI_BASE_URL or built-in). */
+  ai?: AiProvider;
   /** How pages are served; null for an API-only app (most API tests). */
   web?: WebMode | null;
   /** The background jobs that requests hand work to (main.ts attaches the durable queue). */
@@ -120,11 +125,21 @@ export async function buildApp(deps: AppDeps) {
   const sessions = createSessionStore({ db });
   const accounts = createAccountsService({ db, mailer, settings, publicUrl: config.publicUrl, jobs: deps.jobs });
   const catalog = createCatalogService({ db });
-  const reviews = createReviewsService({ db });
+  const events = createDomainEvents({ onError: (error) => app.log.error({ err: error }, 'event subscriber failed') });
+  const ai = deps.ai ?? createAi(config, { log: (line) => app.log.warn(line) });
   const marketing = createMarketingService({ db });
   const orders = createOrdersService({ db });
-  // Hot public reads; catalogue, review and sale writes call cache.invalidate().
+  const reviews = createReviewsService({
+    db,
+    ai,
+    settings,
+    events,
+    jobs: deps.jobs,
+    hasPurchased: (userId, productId) => orders.hasPurchased(userId, productId),
+  });
+  // Hot public reads, dropped whenever the shop changes (the events the back office's stream carries).
   const cache = createPublicCache();
+  events.subscribe(() => cache.invalidate());
   const csrf = createCsrfProtection({ signingKey: deps.signingKey, secureCookies });
 
   await app.register(fastifyCookie);

@@ -46,6 +46,12 @@ describe('configuration', () => {
     [{ TRUST_PROXY: '127.0.0.1,proxy.local' }, 'TRUST_PROXY'],
     [{ RATE_LIMIT_ALLOW_LIST: 'localhost' }, 'RATE_LIMIT_ALLOW_LIST'],
     [{ SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL'],
+    [{ AI_BASE_URL: 'localhost:11434/v1', AI_MODEL: 'llama3.1' }, 'AI_BASE_URL'],
+    [{ AI_BASE_URL: 'ftp://models.example.com', AI_MODEL: 'llama3.1' }, 'AI_BASE_URL'],
+    [{ AI_BASE_URL: 'http://localhost:11434/v1' }, 'AI_MODEL'],
+    [{ AI_BASE_URL: 'http://localhost:11434/v1', AI_MODEL: ' ' }, 'AI_MODEL'],
+    [{ AI_MODEL: 'gpt-4o-mini' }, 'AI_BASE_URL'],
+    [{ AI_API_KEY: 'sk-test-123' }, 'AI_BASE_URL'],
   ])('a bad value fails at start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
@@ -62,6 +68,23 @@ describe('configuration', () => {
       'loopback',
     ]);
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/X-Forwarded-For/);
+  });
+
+  test('AI: built-in without AI_BASE_URL; an OpenAI-compatible server with it, the key optional', () => {
+    expect(loadConfig({}).ai).toBeNull();
+    expect(loadConfig({ AI_BASE_URL: 'http://localhost:11434/v1', AI_MODEL: 'llama3.1:8b' }).ai).toEqual({
+      baseUrl: 'http://localhost:11434/v1',
+      apiKey: null,
+      model: 'llama3.1:8b',
+    });
+    expect(
+      loadConfig({ AI_BASE_URL: 'https://api.openai.com/v1', AI_API_KEY: 'sk-test-123', AI_MODEL: 'gpt-4o-mini' }).ai,
+    ).toEqual({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-test-123', model: 'gpt-4o-mini' });
+  });
+
+  test('a configuration error never shows the AI key', () => {
+    expect(() => loadConfig({ AI_API_KEY: 'sk-secret-value' })).toThrow(ConfigError);
+    expect(() => loadConfig({ AI_API_KEY: 'sk-secret-value' })).not.toThrow(/sk-secret-value/);
   });
 
   test('PUBLIC_URL loses its trailing slash and an https address is kept', () => {

@@ -75,6 +75,23 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   // Seed the demo catalogue into an empty database (default: on, except production on DATABASE_URL).
   SEED_DEMO_DATA: z.enum(['true', 'false']).optional(),
+  // An OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LM Studio) for the review overview
+  // and moderation, e.g. https://api.openai.com/v1 or http://localhost:11434/v1. Unset: built-in rules.
+  AI_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  // Its API key (local servers need none).
+  AI_API_KEY: z.string().trim().min(1, 'must not be empty').optional(),
+  // The model to ask, e.g. gpt-4o-mini or llama3.1:8b; required with AI_BASE_URL.
+  AI_MODEL: z.string().trim().min(1, 'must not be empty').optional(),
+});
+
+/** A half-configured AI is an error, not a silent fallback to the built-in rules. */
+const CheckedEnv = Env.superRefine((e, ctx) => {
+  if (e.AI_BASE_URL && !e.AI_MODEL) {
+    ctx.addIssue({ code: 'custom', path: ['AI_MODEL'], message: 'must be set when AI_BASE_URL is' });
+  }
+  if (!e.AI_BASE_URL && (e.AI_MODEL || e.AI_API_KEY)) {
+    ctx.addIssue({ code: 'custom', path: ['AI_BASE_URL'], message: 'must be set when AI_MODEL or AI_API_KEY is' });
+  }
 });
 
 export type Env = z.infer<typeof Env>;
@@ -82,7 +99,7 @@ export type Env = z.infer<typeof Env>;
 export class ConfigError extends Error {}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env) {
-  const parsed = Env.safeParse(env);
+  const parsed = CheckedEnv.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -111,6 +128,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     // The embedded shop starts with its demo content; a production PostgreSQL starts empty.
     seedDemoData: e.SEED_DEMO_DATA ? e.SEED_DEMO_DATA === 'true' : !(e.NODE_ENV === 'production' && e.DATABASE_URL),
+    // Null: the built-in review overview and moderation rules.
+    ai:
+      e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY ?? null, model: e.AI_MODEL } : null,
   };
 }
 

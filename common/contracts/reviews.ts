@@ -100,3 +100,54 @@ export const listMyReviews = {
     reviews: z.array(z.extend(Review, { productTitle: z.string() })),
   }),
 } as const;
+
+const reviewId = z.object({ id: z.string().check(z.regex(/^[0-9a-f]{16}$/, 'must be 16 hex characters')) });
+
+/**
+ * What a shopper writes. Texts are checked by the shared review rules (common/review-rules.ts)
+ * after trimming; the schema only bounds their size.
+ */
+const ReviewFields = {
+  /** 1.0 to 5.0; clamped to that range and rounded to 0.1. */
+  rating: z.number(),
+  title: z.string().check(z.maxLength(2000)),
+  content: z.string().check(z.maxLength(20_000)),
+  /** Verified Purchase: accepted only when the purchased check is true. */
+  verified: z._default(z.boolean(), false),
+};
+
+export const createReview = {
+  method: 'POST',
+  path: '/api/reviews',
+  body: z.object({
+    /** The product's slug or id. */
+    productId: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+    ...ReviewFields,
+    /** Sent by the storefront; the server uses the signed-in username whatever it says. */
+    customerName: z.optional(z.string().check(z.maxLength(200))),
+  }),
+  response: z.object({ message: z.string(), review: Review }),
+} as const;
+
+export const updateReview = {
+  method: 'PUT',
+  path: '/api/reviews/:id',
+  params: reviewId,
+  body: z.object(ReviewFields),
+  response: z.object({ message: z.string(), review: Review }),
+} as const;
+
+export const deleteReview = {
+  method: 'DELETE',
+  path: '/api/reviews/:id',
+  params: reviewId,
+  response: z.object({ success: z.literal(true) }),
+} as const;
+
+export const markReviewHelpful = {
+  method: 'POST',
+  path: '/api/reviews/:id/helpful',
+  params: reviewId,
+  /** The review's count after the vote (a second vote by the same shopper leaves it as it was). */
+  response: z.object({ helpful: z.int() }),
+} as const;

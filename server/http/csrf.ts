@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_HEADER } from '#common/constants.ts';
 import { sendError } from './errors.ts';
 
-const COOKIE = 'sw_csrf';
+/** The browser's CSRF secret; it also tells one anonymous browser from another (helpful votes). */
+export const CSRF_COOKIE = 'sw_csrf';
 /** Seconds a token stays valid; the storefront fetches a fresh one before each write anyway. */
 export const CSRF_TOKEN_TTL = 2 * 60 * 60;
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -25,10 +26,10 @@ export function createCsrfProtection({ signingKey, secureCookies }: { signingKey
   }
 
   function issueToken(request: FastifyRequest, reply: FastifyReply) {
-    let secret = request.cookies[COOKIE];
+    let secret = request.cookies[CSRF_COOKIE];
     if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) {
       secret = randomBytes(32).toString('base64url');
-      reply.setCookie(COOKIE, secret, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies });
+      reply.setCookie(CSRF_COOKIE, secret, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies });
     }
     const expires = Math.floor(Date.now() / 1000) + CSRF_TOKEN_TTL;
     return { token: `${expires}.${sign(secret, expires)}`, expiresIn: CSRF_TOKEN_TTL };
@@ -36,7 +37,7 @@ export function createCsrfProtection({ signingKey, secureCookies }: { signingKey
 
   function isValid(request: FastifyRequest): boolean {
     const header = request.headers[CSRF_HEADER];
-    const secret = request.cookies[COOKIE];
+    const secret = request.cookies[CSRF_COOKIE];
     if (typeof header !== 'string' || !secret) return false;
     const [expiresText, signature] = header.split('.');
     const expires = Number(expiresText);

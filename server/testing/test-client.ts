@@ -35,6 +35,7 @@ export function testClient(app: TestApp, { remoteAddress = '127.0.0.1' }: { remo
     get: (url: string) => request('GET', url),
     post: (url: string, payload?: unknown, options?: { csrf?: boolean }) => request('POST', url, payload, options),
     put: (url: string, payload?: unknown) => request('PUT', url, payload),
+    delete: (url: string) => request('DELETE', url),
     cookie: (name: string) => jar.get(name),
     setCookie: (name: string, value: string) => jar.set(name, value),
   };

@@ -1,5 +1,16 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getRatingSummary, getReviewAnalysis, listMyReviews, listProductReviews } from '#common/contracts/reviews.ts';
+import {
+  createReview,
+  deleteReview,
+  getRatingSummary,
+  getReviewAnalysis,
+  listMyReviews,
+  listProductReviews,
+  markReviewHelpful,
+  updateReview,
+} from '#common/contracts/reviews.ts';
+import { CSRF_COOKIE } from '#server/http/csrf.ts';
 import type { PublicCache } from '#server/http/public-cache.ts';
 import { requireUser } from '#server/http/session.ts';
 import type { ReviewsService } from './reviews.service.ts';
@@ -75,5 +86,47 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ reviews: ReviewsService; cac
         maxAge: 300,
         load: () => reviews.analysis(request.params.id),
       }),
+  );
+
+  app.post(
+    createReview.path,
+    { schema: { tags, body: createReview.body, response: { 201: createReview.response } } },
+    async (request, reply) => {
+      const user = requireUser(request.user);
+      const { productId, rating, title, content, verified } = request.body;
+      reply.status(201);
+      return reviews.create(user, { productId, rating, title, content, verified });
+    },
+  );
+
+  app.put(
+    updateReview.path,
+    {
+      schema: { tags, params: updateReview.params, body: updateReview.body, response: { 200: updateReview.response } },
+    },
+    async (request) => reviews.update(requireUser(request.user), request.params.id, request.body),
+  );
+
+  app.delete(
+    deleteReview.path,
+    { schema: { tags, params: deleteReview.params, response: { 200: deleteReview.response } } },
+    async (request) => {
+      await reviews.remove(requireUser(request.user), request.params.id);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    markReviewHelpful.path,
+    { schema: { tags, params: markReviewHelpful.params, response: { 200: markReviewHelpful.response } } },
+    async (request) => {
+      // Once per shopper: the account when signed in, else the browser (its CSRF secret, which
+      // the CSRF check has just required, hashed so the secret itself is never stored).
+      const browser = createHash('sha256')
+        .update(request.cookies[CSRF_COOKIE] ?? '')
+        .digest('hex');
+      const voter = request.user ? `user:${request.user.id}` : `browser:${browser}`;
+      return reviews.markHelpful(request.params.id, voter);
+    },
   );
 };

@@ -1,10 +1,16 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { SessionUser } from '#common/contracts/accounts.ts';
 import type { RatingSummary, Review, ReviewAnalysis } from '#common/contracts/reviews.ts';
+import { clampRating, reviewProblem } from '#common/review-rules.ts';
+import type { AiProvider } from '#server/adapters/ai/ai-provider.ts';
 import type { Db } from '#server/db/client.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
-import { notFound } from '#server/http/errors.ts';
-import { analyseReviews } from './review-analysis.ts';
-import { reviewAnalyses, reviews } from './reviews.tables.ts';
+import type { DomainEvents } from '#server/features/events/domain-events.ts';
+import type { SettingsService } from '#server/features/settings/settings.service.ts';
+import { describeUniqueIndex, forbidden, invalid, notFound } from '#server/http/errors.ts';
+import type { Jobs } from '#server/jobs/job-queue.ts';
+import { reviewModerationTask, reviewOverviewTask } from './review-ai-tasks.ts';
+import { reviewAnalyses, reviewHelpfulVotes, reviews } from './reviews.tables.ts';
 
 type ReviewRow = typeof reviews.$inferSelect;
 
@@ -23,10 +29,34 @@ export type ReviewQuery = {
 };
 
 const isPublic = eq(reviews.moderationStatus, 'approved');
+
+// One review per user and product: a second one (or two racing) gets this answer.
+describeUniqueIndex('reviews_product_user_key', 'review_exists', 'You have already reviewed this product');
+
+export const REVIEW_PUBLISHED = 'Thank you for your review!';
+export const REVIEW_AWAITS_CHECK = 'Thank you! Your review will appear once it has been checked.';
+
+/** What a shopper writes (the contract's body, before the shared rules). */
+export type ReviewInput = { rating: number; title: string; content: string; verified: boolean };
 /** The whole star a rating counts in (common/catalog-rules.ts ratingBucket, in SQL). */
 const star = sql<number>`least(5, greatest(1, round(${reviews.rating})))::int`;
 
-export function createReviewsService({ db }: { db: Db }) {
+export function createReviewsService({
+  db,
+  ai,
+  settings,
+  events,
+  jobs,
+  hasPurchased,
+}: {
+  db: Db;
+  ai: AiProvider;
+  settings: SettingsService;
+  events: DomainEvents;
+  jobs: Jobs;
+  /** The purchased check (orders): only a buyer's review may be marked verified. */
+  hasPurchased: (userId: string, productId: string) => Promise<boolean>;
+}) {
   /** An active product's id and slug by slug or id; 'Product not found' otherwise. */
   async function findProduct(slugOrId: string) {
     const [product] = await db
@@ -127,38 +157,55 @@ export function createReviewsService({ db }: { db: Db }) {
     return { averageRating: total ? Math.round((sum / total) * 100) / 100 : 0, totalReviews: total, ratingBreakdown };
   }
 
-  /**
-   * The review overview of a product. Kept in review_analyses with a fingerprint of the public
-   * reviews (count and last change), and computed again when they change.
-   */
-  async function analysis(slugOrId: string): Promise<ReviewAnalysis> {
-    const product = await findProduct(slugOrId);
-    const publicOfProduct = and(eq(reviews.productId, product.id), isPublic);
+  /** The public reviews' count and last change: a different one means a stored overview is stale. */
+  async function overviewFingerprint(productId: string) {
     const [state] = await db
       .select({ n: count(), changed: sql<string | null>`max(${reviews.updatedAt})::text` })
       .from(reviews)
-      .where(publicOfProduct);
-    const fingerprint = `v${ANALYSIS_VERSION}:${state?.n ?? 0}:${state?.changed ?? ''}`;
-    const [stored] = await db.select().from(reviewAnalyses).where(eq(reviewAnalyses.productId, product.id));
-    if (stored?.fingerprint === fingerprint) return stored.analysis;
+      .where(and(eq(reviews.productId, productId), isPublic));
+    return `v${ANALYSIS_VERSION}:${ai.name}:${state?.n ?? 0}:${state?.changed ?? ''}`;
+  }
 
-    const rows = await db
+  async function publicTexts(productId: string) {
+    return db
       .select({ rating: reviews.rating, title: reviews.title, content: reviews.content })
       .from(reviews)
-      .where(publicOfProduct);
-    const result = analyseReviews(rows);
-    const values = {
-      analysis: result,
-      reviewCount: rows.length,
-      fingerprint,
-      source: 'built-in',
-      computedAt: new Date(),
-    };
+      .where(and(eq(reviews.productId, productId), isPublic));
+  }
+
+  // The overview is computed in the background (a model may take seconds): on every change of a
+  // product's public reviews, and when a read finds it stale.
+  const refreshOverview = jobs.define<{ productId: string }>('reviews.refresh-overview', async ({ productId }) => {
+    const [product] = await db
+      .select({ id: products.id, title: products.title })
+      .from(products)
+      .where(eq(products.id, productId));
+    if (!product) return;
+    const fingerprint = await overviewFingerprint(product.id);
+    const [stored] = await db.select().from(reviewAnalyses).where(eq(reviewAnalyses.productId, product.id));
+    if (stored?.fingerprint === fingerprint) return;
+    const texts = await publicTexts(product.id);
+    const analysis = await ai.run(reviewOverviewTask, { productTitle: product.title, reviews: texts });
+    const values = { analysis, reviewCount: texts.length, fingerprint, source: ai.name, computedAt: new Date() };
     await db
       .insert(reviewAnalyses)
       .values({ productId: product.id, ...values })
       .onConflictDoUpdate({ target: reviewAnalyses.productId, set: values });
-    return result;
+    events.publish({ type: 'product_rating_updated', data: { collection: 'products', id: product.id } });
+  });
+
+  /**
+   * The review overview of a product: the stored one. A stale or missing one is refreshed in the
+   * background; meanwhile the stale one is served, or, when there is none yet, the built-in
+   * analysis (local and quick: no model is ever called in the request path).
+   */
+  async function analysis(slugOrId: string): Promise<ReviewAnalysis> {
+    const product = await findProduct(slugOrId);
+    const [stored] = await db.select().from(reviewAnalyses).where(eq(reviewAnalyses.productId, product.id));
+    if (stored && stored.fingerprint === (await overviewFingerprint(product.id))) return stored.analysis;
+    await refreshOverview({ productId: product.id });
+    if (stored) return stored.analysis;
+    return reviewOverviewTask.builtIn({ productTitle: '', reviews: await publicTexts(product.id) });
   }
 
   /** Everything a user has written, newest first, whatever its moderation status (My Reviews). */
@@ -173,7 +220,142 @@ export function createReviewsService({ db }: { db: Db }) {
     return rows.map((row) => ({ ...toReview(row.review, row.slug, userId), productTitle: row.title }));
   }
 
-  return { listForProduct, listForUser, ratingSummary, analysis };
+  /** A review with its product's slug; 'Review not found' otherwise. */
+  async function reviewOf(id: string) {
+    const [row] = await db
+      .select({ review: reviews, slug: products.slug })
+      .from(reviews)
+      .innerJoin(products, eq(products.id, reviews.productId))
+      .where(eq(reviews.id, id));
+    if (!row) throw notFound('Review not found');
+    return row;
+  }
+
+  /** The shared rules on the trimmed texts; the rating as stored. */
+  function checked(input: ReviewInput) {
+    const draft = { rating: input.rating, title: input.title.trim(), content: input.content.trim() };
+    const problem = reviewProblem(draft);
+    if (problem) throw invalid(problem.field, problem.message);
+    return { ...draft, rating: clampRating(draft.rating) };
+  }
+
+  async function assertMayVerify(user: SessionUser, productId: string, verified: boolean) {
+    if (verified && !(await hasPurchased(user.id, productId))) {
+      throw forbidden(
+        'Only shoppers who bought this product can mark their review as a verified purchase',
+        'not_purchased',
+      );
+    }
+  }
+
+  /**
+   * The moderation of a new or edited review: with autoApproveReviews on it is public at once
+   * unless the moderator flags it; with it off every review waits as pending.
+   */
+  async function moderate(draft: { title: string; content: string }) {
+    const result = await ai.run(reviewModerationTask, draft);
+    const { autoApproveReviews } = await settings.get();
+    const status = result.flagged ? 'flagged' : autoApproveReviews ? 'approved' : 'pending';
+    return { moderationStatus: status, aiModerationResult: result } as const;
+  }
+
+  function changed(type: 'review_created' | 'review_updated' | 'review_deleted', id: string, productId: string) {
+    events.publish({ type, data: { collection: 'reviews', id, productId } });
+  }
+
+  /** Posts the signed-in user's review of a product: one per user and product. */
+  async function create(user: SessionUser, input: ReviewInput & { productId: string }) {
+    const draft = checked(input);
+    const product = await findProduct(input.productId);
+    await assertMayVerify(user, product.id, input.verified);
+    const moderation = await moderate(draft);
+    const [row] = await db
+      .insert(reviews)
+      .values({
+        productId: product.id,
+        userId: user.id,
+        // The author's name is the account's, whatever the request says.
+        customerName: user.username,
+        ...draft,
+        verified: input.verified,
+        ...moderation,
+      })
+      .returning();
+    if (!row) throw new Error('the review could not be stored');
+    changed('review_created', row.id, product.id);
+    if (row.moderationStatus === 'approved') await refreshOverview({ productId: product.id });
+    return {
+      message: row.moderationStatus === 'approved' ? REVIEW_PUBLISHED : REVIEW_AWAITS_CHECK,
+      review: toReview(row, product.slug, user.id),
+    };
+  }
+
+  async function ownReview(user: SessionUser, id: string, action: string) {
+    const found = await reviewOf(id);
+    if (found.review.userId !== user.id) throw forbidden(`You can only ${action} your own reviews`, 'not_your_review');
+    return found;
+  }
+
+  /** The author edits a review; the edit is moderated again. */
+  async function update(user: SessionUser, id: string, input: ReviewInput) {
+    const found = await ownReview(user, id, 'change');
+    const draft = checked(input);
+    await assertMayVerify(user, found.review.productId, input.verified);
+    const moderation = await moderate(draft);
+    const [row] = await db
+      .update(reviews)
+      .set({ ...draft, verified: input.verified, ...moderation, denialReason: null, updatedAt: new Date() })
+      .where(eq(reviews.id, id))
+      .returning();
+    if (!row) throw notFound('Review not found');
+    changed('review_updated', id, found.review.productId);
+    await refreshOverview({ productId: found.review.productId });
+    return { message: 'Review updated', review: toReview(row, found.slug, user.id) };
+  }
+
+  async function remove(user: SessionUser, id: string) {
+    const found = await ownReview(user, id, 'delete');
+    await db.delete(reviews).where(eq(reviews.id, id));
+    changed('review_deleted', id, found.review.productId);
+    await refreshOverview({ productId: found.review.productId });
+  }
+
+  /**
+   * Counts a shopper's "helpful" once: the vote and the count change in one transaction, and a
+   * second vote (or twenty at once) finds the vote already there and leaves the count alone.
+   */
+  async function markHelpful(id: string, voterKey: string) {
+    return db
+      .transaction(async (tx) => {
+        const [review] = await tx
+          .select({ id: reviews.id, productId: reviews.productId })
+          .from(reviews)
+          .where(and(eq(reviews.id, id), isPublic));
+        if (!review) throw notFound('Review not found');
+        const added = await tx
+          .insert(reviewHelpfulVotes)
+          .values({ reviewId: id, voterKey })
+          .onConflictDoNothing()
+          .returning({ reviewId: reviewHelpfulVotes.reviewId });
+        if (added.length === 0) {
+          const [current] = await tx.select({ helpful: reviews.helpfulCount }).from(reviews).where(eq(reviews.id, id));
+          return { helpful: current?.helpful ?? 0, counted: false, productId: review.productId };
+        }
+        const [updated] = await tx
+          .update(reviews)
+          // A vote is not a change of the review's text: its updatedAt (the overview's fingerprint) stays.
+          .set({ helpfulCount: sql`${reviews.helpfulCount} + 1`, updatedAt: sql`${reviews.updatedAt}` })
+          .where(eq(reviews.id, id))
+          .returning({ helpful: reviews.helpfulCount });
+        return { helpful: updated?.helpful ?? 0, counted: true, productId: review.productId };
+      })
+      .then(({ helpful, counted, productId }) => {
+        if (counted) changed('review_updated', id, productId);
+        return { helpful };
+      });
+  }
+
+  return { listForProduct, listForUser, ratingSummary, analysis, create, update, remove, markHelpful };
 }
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;
