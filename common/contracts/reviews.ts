@@ -97,7 +97,13 @@ export const listMyReviews = {
   method: 'GET',
   path: '/api/reviews/user',
   response: z.object({
-    reviews: z.array(z.extend(Review, { productTitle: z.string() })),
+    reviews: z.array(
+      z.extend(Review, {
+        productTitle: z.string(),
+        /** Why the moderator held the review back (only for flagged reviews). */
+        moderationReasons: z.optional(z.array(z.string())),
+      }),
+    ),
   }),
 } as const;
 

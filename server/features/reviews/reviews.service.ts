@@ -217,7 +217,14 @@ export function createReviewsService({
       .where(eq(reviews.userId, userId))
       .orderBy(desc(reviews.createdAt))
       .limit(200);
-    return rows.map((row) => ({ ...toReview(row.review, row.slug, userId), productTitle: row.title }));
+    return rows.map((row) => {
+      const held = row.review.moderationStatus === 'flagged' ? row.review.aiModerationResult?.reasons : undefined;
+      return {
+        ...toReview(row.review, row.slug, userId),
+        productTitle: row.title,
+        ...(held?.length ? { moderationReasons: held } : {}),
+      };
+    });
   }
 
   /** A review with its product's slug; 'Review not found' otherwise. */

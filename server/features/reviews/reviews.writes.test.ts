@@ -146,7 +146,7 @@ describe('POST /api/reviews', () => {
     const own = (await browser.get('/api/reviews/product/wireless-charger?limit=100')).json();
     expect(own.reviews.find((r: { id: string }) => r.id === id)).toMatchObject({ isOwn: true, status: 'flagged' });
     const mine = (await browser.get('/api/reviews/user')).json();
-    expect(mine.reviews[0]).toMatchObject({ id, status: 'flagged' });
+    expect(mine.reviews[0]).toMatchObject({ id, status: 'flagged', moderationReasons: [expect.any(String)] });
   });
 
   test('with autoApproveReviews off, every new review waits as pending', async () => {
