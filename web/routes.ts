@@ -5,6 +5,8 @@ export default [
   route('products', 'routes/products.tsx'),
   route('product', 'routes/product.tsx', { id: 'default-product' }),
   route('product/:slug', 'routes/product.tsx', { id: 'product' }),
+  route('product/:slug/reviews', 'routes/product-reviews.tsx', { id: 'product-reviews' }),
+  route('product/:slug/review/new', 'routes/review-new.tsx', { id: 'review-new' }),
   route('privacy', 'routes/privacy.tsx'),
   route('returns', 'routes/returns.tsx'),
   route('conditions', 'routes/terms.tsx', { id: 'conditions' }),

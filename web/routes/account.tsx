@@ -11,7 +11,7 @@ import { apiContext } from '#web/context.ts';
 import { Notice, PasswordField, TextField } from '#web/storefront/account/form-fields.tsx';
 import { requireSignedIn } from '#web/storefront/account/guards.ts';
 import { cacheUser } from '#web/storefront/account/user-cache.ts';
-import { Stars } from '#web/storefront/catalog/stars.tsx';
+import { OwnReview } from '#web/storefront/reviews/own-review.tsx';
 import type { Route } from './+types/account.ts';
 
 const tabs = [
@@ -356,41 +356,53 @@ function SecurityPanel() {
   );
 }
 
+/**
+ * My Reviews: the user's own reviews, each with edit and delete (spec section 2, Account). An
+ * edit or a deletion shows at once; the list is then loaded again from the server.
+ */
 function ReviewsPanel({ reviews }: { reviews: Route.ComponentProps['loaderData']['reviews'] }) {
-  if (reviews.length === 0) {
-    return (
-      <p className="text-stone-600">
-        You have not written a review yet. Find something you love in the{' '}
-        <Link to="/products" className="text-sage-700 underline">
-          shop
-        </Link>
-        .
-      </p>
-    );
-  }
+  const revalidator = useRevalidator();
+  const [list, setList] = useState(reviews);
+  useEffect(() => setList(reviews), [reviews]);
+  const [deleted, setDeleted] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
   return (
-    <ul className="space-y-4">
-      {reviews.map((review) => (
-        <li key={review.id} className="rounded-2xl border border-sage-100 bg-white p-5">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <Link to={`/product/${review.productId}`} className="font-medium text-sage-800 hover:underline">
-              {review.productTitle}
-            </Link>
-            {review.status !== 'approved' ? (
-              <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-900">
-                {review.status === 'pending' ? 'Awaiting moderation' : 'Not published'}
-              </span>
-            ) : null}
-          </div>
-          <div className="mt-2 flex items-center gap-2">
-            <Stars rating={review.rating} />
-            <span className="text-sm text-stone-600">{dateFormat.format(new Date(review.createdAt))}</span>
-          </div>
-          <h3 className="mt-2 font-semibold text-stone-900">{review.title}</h3>
-          <p className="mt-1 text-sm text-stone-700">{review.content}</p>
-        </li>
-      ))}
-    </ul>
+    <section aria-labelledby="my-reviews-heading" className="space-y-4">
+      <h2 id="my-reviews-heading" ref={heading} tabIndex={-1} className="font-serif text-2xl text-sage-900">
+        My reviews
+      </h2>
+      {deleted ? <Notice kind="success">Review deleted</Notice> : null}
+      {list.length === 0 ? (
+        <p className="text-stone-600">
+          You have not written a review yet. Find something you love in the{' '}
+          <Link to="/products" className="text-sage-700 underline">
+            shop
+          </Link>
+          .
+        </p>
+      ) : (
+        <ul className="space-y-4">
+          {list.map((review) => (
+            <li key={review.id}>
+              <OwnReview
+                review={review}
+                onChanged={(saved) => {
+                  setDeleted(false);
+                  setList((current) => current.map((r) => (r.id === saved.id ? saved : r)));
+                  void revalidator.revalidate();
+                }}
+                onDeleted={(id) => {
+                  setList((current) => current.filter((r) => r.id !== id));
+                  setDeleted(true);
+                  heading.current?.focus();
+                  void revalidator.revalidate();
+                }}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

@@ -282,7 +282,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             Customer reviews
           </h2>
           <Link
-            to={`${reviewsHref}/new`}
+            to={`/product/${product.slug}/review/new`}
             className="rounded-full border border-sage-300 px-5 py-2 text-sm text-sage-800 hover:bg-sage-50"
           >
             Post a Review

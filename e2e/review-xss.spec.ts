@@ -1,0 +1,450 @@
+import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { expectAccessible } from './a11y.ts';
+import { newAccount } from './shopper.ts';
+
+// Stored XSS through reviews: every payload below is posted as a review's content and, when it
+// fits in 100 characters, as a title, by ordinary shoppers; then the product page, the reviews
+// page and My Reviews render them. The page must show each one as the very text that was written
+// and nothing in it may run: no call of the sentinel `__xss`, no dialog, no request to the beacon
+// path, no error thrown, no Content-Security-Policy violation (which would mean markup got into
+// the page and only the policy stopped it). The visitor's pass runs without the policy at all,
+// so the rendering alone has to hold.
+
+const BEACON = '/xss-beacon';
+
+/** The stored-XSS corpus (at least 100 payloads). */
+const payloads: string[] = [
+  // Script elements
+  '<script>__xss(1)</script>',
+  '<SCRIPT>__xss(2)</SCRIPT>',
+  '<script src="/xss-beacon/3.js"></script>',
+  '<script>alert(4)</script>',
+  '<scr<script>ipt>__xss(5)</scr</script>ipt>',
+  '<script type="module">__xss(6)</script>',
+  '<script/x>__xss(7)</script>',
+  '</script><script>__xss(8)</script>',
+  '</title><script>__xss(9)</script>',
+  '</textarea><script>__xss(10)</script>',
+  '</style><script>__xss(11)</script>',
+  '<!--<script>-->__xss(12)<!--</script>-->',
+  '<script>/*</script><script>*/__xss(13)</script>',
+  '"><script>__xss(14)</script>',
+  "'><script>__xss(15)</script>",
+  // Images and media with handlers
+  '<img src=x onerror=__xss(16)>',
+  '<img src="x" onerror="alert(17)">',
+  '<IMG SRC=x OnErRoR=__xss(18)>',
+  '<img src=/xss-beacon/19>',
+  '<img/src=x/onerror=__xss(20)>',
+  '<img src=x onerror=&#95;&#95;xss(21)>',
+  '<img src=x onerror="&#x5f;&#x5f;xss(22)">',
+  '<img src=`x` onerror=__xss(23)>',
+  '<img srcset="/xss-beacon/24 1x">',
+  '<picture><source srcset="/xss-beacon/25"><img src=x></picture>',
+  '<video><source onerror=__xss(26)></video>',
+  '<audio src=x onerror=__xss(27)>',
+  '<video poster=/xss-beacon/28></video>',
+  '<input type=image src=x onerror=__xss(29)>',
+  '<object data=/xss-beacon/30></object>',
+  // SVG and MathML
+  '<svg onload=__xss(31)>',
+  '<svg><script>__xss(32)</script></svg>',
+  '<svg><animate onbegin=__xss(33) attributeName=x dur=1s>',
+  '<svg><a xlink:href="javascript:__xss(34)"><text x=20 y=20>click</text></a></svg>',
+  '<svg><image href=/xss-beacon/35 /></svg>',
+  '<svg><set attributeName=onload to=__xss(36)>',
+  '<svg><foreignObject><img src=x onerror=__xss(37)></foreignObject></svg>',
+  '<math><mtext><table><mglyph><style><img src=x onerror=__xss(38)>',
+  '<svg><style>@import "/xss-beacon/39";</style></svg>',
+  '<svg/onload=alert(40)>',
+  // javascript: and data: URLs
+  '<a href="javascript:__xss(41)">click me</a>',
+  '<a href="JaVaScRiPt:__xss(42)">x</a>',
+  '<a href="java&#x09;script:__xss(43)">x</a>',
+  '<a href=" &#14; javascript:__xss(44)">x</a>',
+  '<iframe src="javascript:__xss(45)"></iframe>',
+  '<iframe srcdoc="<script>parent.__xss(46)</script>"></iframe>',
+  '<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCg0Nyk8L3NjcmlwdD4=">x</a>',
+  '<embed src="data:image/svg+xml,<svg onload=__xss(48)>">',
+  '<form action="javascript:__xss(49)"><button>go</button></form>',
+  '<button formaction="javascript:__xss(50)">go</button>',
+  'javascript:__xss(51)',
+  'javascript://%0a__xss(52)',
+  '<a href="vbscript:msgbox(53)">x</a>',
+  '<base href="javascript:__xss(54)//">',
+  '<meta http-equiv="refresh" content="0;url=javascript:__xss(55)">',
+  // Event-handler attributes
+  '<body onload=__xss(56)>',
+  '<div onmouseover="__xss(57)">hover me</div>',
+  '<details open ontoggle=__xss(58)>',
+  '<input autofocus onfocus=__xss(59)>',
+  '<select autofocus onfocus=__xss(60)>',
+  '<textarea autofocus onfocus=__xss(61)>',
+  '<marquee onstart=__xss(62)>',
+  '<div style="animation-name:spin" onanimationstart=__xss(63)>',
+  '<body onpageshow=__xss(64)>',
+  '<x contenteditable onblur=__xss(65)>lose focus</x>',
+  '" onmouseover="__xss(66)" x="',
+  "' onfocus='__xss(67)' autofocus x='",
+  '<a id=x tabindex=1 onfocusin=__xss(68)></a>',
+  '<video autoplay onplay=__xss(69)><source src=x></video>',
+  '<img src=x onload=__xss(70) onerror=__xss(70)>',
+  // Template, markdown and framework tricks
+  '{{constructor.constructor("__xss(71)")()}}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the payload is a template-literal injection attempt.
+  '${__xss(72)}',
+  '#{__xss(73)}',
+  '<%= __xss(74) %>',
+  '{{7*7}} [[7*7]] {7*7}',
+  '[click](javascript:__xss(76))',
+  '![img](x" onerror="__xss(77))',
+  '[a](data:text/html,<script>__xss(78)</script>)',
+  '<div ng-app ng-csp>{{$eval.constructor("__xss(79)")()}}</div>',
+  '<div v-html="\'<img src=x onerror=__xss(80)>\'"></div>',
+  '{"__html":"<img src=x onerror=__xss(81)>"}',
+  '<div dangerouslySetInnerHTML={{__html: "<img src=x onerror=__xss(82)>"}} />',
+  '<template><img src=x onerror=__xss(83)></template>',
+  '<noscript><p title="</noscript><img src=x onerror=__xss(84)>">',
+  '<style><img src="</style><img src=x onerror=__xss(85)//">',
+  // HTML entities and encodings
+  '&lt;script&gt;__xss(86)&lt;/script&gt;',
+  '&#60;script&#62;__xss(87)&#60;/script&#62;',
+  '&#x3C;img src=x onerror=__xss(88)&#x3E;',
+  '%3Cscript%3E__xss(89)%3C%2Fscript%3E',
+  '%253Cscript%253E__xss(90)%253C%252Fscript%253E',
+  '\\u003cscript\\u003e__xss(91)\\u003c/script\\u003e',
+  '\\x3cimg src=x onerror=__xss(92)\\x3e',
+  '＜script＞__xss(93)＜/script＞',
+  '\u003cscript\u003e__xss(94)\u003c/script\u003e',
+  '<scr\u200bipt>__xss(95)</scr\u200bipt>',
+  '\u202e>tpircs/<)69(ssx__>tpircs<',
+  '+ADw-script+AD4-__xss(97)+ADw-/script+AD4-',
+  // CSS
+  '<div style="width:expression(__xss(98))">css</div>',
+  '<div style="background:url(javascript:__xss(99))">css</div>',
+  '<style>@import url("/xss-beacon/100");</style>',
+  '<style>body{background:url("/xss-beacon/101")}</style>',
+  '<link rel=stylesheet href=/xss-beacon/102>',
+  '<div style="behavior:url(#default#time2)" onbegin="__xss(103)">',
+  '<style>*{x:expression(__xss(104))}</style>',
+  // Polyglots and oddities
+  'jaVasCript:/*-/*`/*\\`/*\'/*"/**/(/* */oNcliCk=__xss(105) )//%0D%0A%0d%0a//</stYle/</titLe/</teXtarEa/</scRipt/--!>\\x3csVg/<sVg/oNloAd=__xss(105)//>\\x3e',
+  '\'">><marquee><img src=x onerror=__xss(106)></marquee>"></plaintext\\></|\\><plaintext/onmouseover=prompt(106)>',
+  '"\'--></style></script><script>__xss(107)</script>',
+  '<<script>__xss(108);//<</script>',
+  '<img """><script>__xss(109)</script>">',
+  '<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;__xss(110)">x</a>',
+  '<isindex type=image src=1 onerror=__xss(111)>',
+  '<keygen autofocus onfocus=__xss(112)>',
+  '<frameset onload=__xss(113)>',
+  '<table background="javascript:__xss(114)">',
+  '<xss id=x tabindex=1 onactivate=__xss(115)></xss>',
+  '<plaintext><script>__xss(116)</script>',
+  '<![CDATA[<script>__xss(117)</script>]]>',
+  '<?xml version="1.0"?><script>__xss(118)</script>',
+  '<!DOCTYPE html><html><body onload=__xss(119)>',
+  '<script>fetch("/xss-beacon/120")</script>',
+  '<img src=x onerror="fetch(\'/xss-beacon/121\')">',
+  '<svg><use href="data:image/svg+xml,<svg id=x xmlns=\'http://www.w3.org/2000/svg\'><image href=1 onerror=__xss(122) /></svg>#x" />',
+  // Long payloads: content only (over 100 characters once trimmed)
+  `${'<b>calm</b> '.repeat(40)}<img src=x onerror=__xss(123)>`,
+  `   ${'A quiet review. '.repeat(30)}<script>__xss(124)</script>\n\n<img src=x onerror=__xss(124)>   `,
+];
+
+const trimmed = (text: string) => text.trim();
+const length = (text: string) => [...text].length;
+const shortPayloads = payloads.filter((p) => length(trimmed(p)) <= 100);
+
+/**
+ * Products no other test writes on or counts the reviews of: not the demo fountain (70 reviews,
+ * counted), the moon lamp (no 1-star review) or the meditation cushion (reviews-pages.spec.ts), nor
+ * those of my-reviews.spec.ts (sunrise alarm light, paper lantern, salt lamp).
+ */
+const products = [
+  'wireless-charger',
+  'bamboo-tabletop-fountain',
+  'ceramic-lotus-fountain',
+  'rock-cascade-fountain',
+  'mini-zen-garden',
+  'wood-grain-oil-diffuser',
+  'essential-oil-collection',
+  'soy-candle-trio',
+  'weighted-eye-pillow',
+  'acupressure-mat-set',
+  'singing-bowl-set',
+  'succulent-planter-set',
+  'driftwood-wall-hanging',
+  'river-stone-bookends',
+  'backflow-incense-waterfall',
+  'lavender-sleep-mist',
+  'calm-gift-box',
+  'desk-sand-timer',
+  'led-cloud-light',
+  'moving-sand-art-frame',
+];
+
+type Draft = { title: string; content: string; rating: number };
+/** One review per payload (its content), each with a short payload as its title. */
+const drafts: Draft[] = payloads.map((content, i) => ({
+  content,
+  title: shortPayloads[i % shortPayloads.length] ?? '<b>title</b>',
+  rating: 1 + ((i * 7) % 41) / 10,
+}));
+// One review per user and product: each shopper reviews every product once, at most.
+const chunks: Draft[][] = [];
+for (let i = 0; i < drafts.length; i += products.length) chunks.push(drafts.slice(i, i + products.length));
+
+test('the corpus has at least 100 payloads, each posted as content and the short ones as titles', () => {
+  expect(payloads.length).toBeGreaterThanOrEqual(100);
+  expect(new Set(payloads).size).toBe(payloads.length);
+  for (const p of payloads) expect(length(trimmed(p))).toBeLessThanOrEqual(1000);
+  const titles = new Set(drafts.map((d) => d.title));
+  for (const p of shortPayloads) expect(titles.has(p)).toBe(true);
+});
+
+type Posted = { id: string; productId: string; title: string; content: string; status: string };
+
+async function csrfToken(request: APIRequestContext): Promise<string> {
+  const response = await request.get('/api/auth/csrf-token');
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** A new shopper, registered and signed in through the API in this browser context. */
+async function registerThroughApi(request: APIRequestContext) {
+  const account = newAccount();
+  const response = await request.post('/api/auth/register', {
+    data: { username: account.username, email: account.email, password: account.password },
+    headers: { 'x-csrf-token': await csrfToken(request) },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return account;
+}
+
+async function postReview(request: APIRequestContext, productId: string, draft: Draft): Promise<Posted> {
+  const response = await request.post('/api/reviews', {
+    data: { productId, rating: draft.rating, title: draft.title, content: draft.content, verified: false },
+    headers: { 'x-csrf-token': await csrfToken(request) },
+  });
+  expect(response.status(), `posting ${JSON.stringify(draft.title)}: ${await response.text()}`).toBe(201);
+  const { review } = (await response.json()) as { review: Posted };
+  // Stored as written, only trimmed.
+  expect(review.title).toBe(trimmed(draft.title));
+  expect(review.content).toBe(trimmed(draft.content));
+  return review;
+}
+
+/**
+ * Everything that would betray a payload that ran: the sentinel, dialogs, beacon requests,
+ * thrown errors, console errors (the page silences its own console, so these are the browser's)
+ * and policy violations.
+ */
+function watch(page: Page) {
+  const hits: string[] = [];
+  page.on('dialog', async (dialog) => {
+    hits.push(`dialog ${dialog.type()}: ${dialog.message()} on ${page.url()}`);
+    await dialog.dismiss().catch(() => undefined);
+  });
+  page.on('pageerror', (error) => hits.push(`pageerror: ${error.message} on ${page.url()}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') {
+      hits.push(`console ${message.type()}: ${message.text()} on ${page.url()}`);
+    }
+  });
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith(BEACON)) hits.push(`beacon request ${request.url()}`);
+  });
+  page.on('popup', (popup) => hits.push(`popup ${popup.url()}`));
+  return hits;
+}
+
+/** The sentinel and the policy-violation record, installed before any script of the page. */
+async function installSentinel(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const record = window as unknown as { __xssHits: string[]; __cspViolations: string[] };
+    record.__xssHits = [];
+    record.__cspViolations = [];
+    Object.defineProperty(window, '__xss', {
+      value: (...args: unknown[]) => record.__xssHits.push(`__xss(${args.map(String).join(',')})`),
+    });
+    document.addEventListener('securitypolicyviolation', (event) => {
+      record.__cspViolations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sample}`);
+    });
+  });
+}
+
+/** The page without its Content-Security-Policy: the rendering alone must keep the payloads inert. */
+async function dropCsp(page: Page) {
+  await page.route(
+    (url) => !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/assets/'),
+    async (route) => {
+      if (!route.request().isNavigationRequest()) return route.fallback();
+      const response = await route.fetch();
+      const headers = { ...response.headers() };
+      for (const name of ['content-security-policy', 'content-encoding', 'content-length']) delete headers[name];
+      await route.fulfill({ response, headers, body: await response.body() });
+    },
+  );
+}
+
+/** Waits for React to take the page over and for late handlers (image errors, animations) to fire. */
+async function settle(page: Page) {
+  await page.waitForLoadState('load');
+  await page.waitForFunction(() => {
+    const heading = document.querySelector('h1');
+    return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber$'));
+  });
+  await page.waitForTimeout(150);
+}
+
+/** The exact text of every element of the page (a payload shown as text is one element's text). */
+async function texts(page: Page): Promise<Set<string>> {
+  return new Set(
+    await page.evaluate(() =>
+      [...document.body.querySelectorAll('*')]
+        .filter((element) => !['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT'].includes(element.tagName))
+        .map((element) => element.textContent ?? ''),
+    ),
+  );
+}
+
+/** Nothing ran, nothing was blocked, and no markup of a review reached the document. */
+async function expectInert(page: Page, hits: string[], where: string) {
+  const state = await page.evaluate(() => {
+    const record = window as unknown as { __xssHits: string[]; __cspViolations: string[] };
+    const handlers = [...document.querySelectorAll('*')].flatMap((element) =>
+      [...element.attributes]
+        .filter(
+          (attribute) =>
+            /^on/i.test(attribute.name) ||
+            (/^(href|src|action|formaction|xlink:href|background|poster|data)$/i.test(attribute.name) &&
+              /^[\s\p{Cc}]*(javascript|vbscript):/iu.test(attribute.value)),
+        )
+        .map((attribute) => `<${element.tagName.toLowerCase()} ${attribute.name}="${attribute.value}">`),
+    );
+    const foreign = [
+      ...document.querySelectorAll(
+        'main iframe, main object, main embed, main form[action], main base, main meta, main link, main style, main math, main marquee, main img:not([alt]), main video, main audio',
+      ),
+    ].map((element) => element.outerHTML.slice(0, 120));
+    const scripts = [...document.scripts]
+      .filter((script) => !script.nonce && !(script.src && new URL(script.src).origin === location.origin))
+      .filter((script) => !['application/ld+json', 'application/json'].includes(script.type))
+      .map((script) => script.outerHTML.slice(0, 120));
+    return { sentinel: record.__xssHits, csp: record.__cspViolations, handlers, foreign, scripts };
+  });
+  expect({ ...state, hits }, `${where}: no payload may run, be blocked by the policy or become markup`).toEqual({
+    sentinel: [],
+    csp: [],
+    handlers: [],
+    foreign: [],
+    scripts: [],
+    hits: [],
+  });
+}
+
+/** Each review's title and content are shown exactly as written (so as text, not as markup). */
+async function expectShownAsText(page: Page, reviews: Posted[], where: string) {
+  const shown = await texts(page);
+  const missing = reviews.flatMap((review) =>
+    [review.title, review.content].filter((text) => !shown.has(text)).map((text) => `${review.id}: ${text}`),
+  );
+  expect(missing, `${where}: every payload shown as its own text`).toEqual([]);
+}
+
+async function newShopperContext(browser: Browser) {
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  await installSentinel(context);
+  return context;
+}
+
+for (const [index, chunk] of chunks.entries()) {
+  test(`stored payloads ${index * products.length + 1}-${index * products.length + chunk.length} stay text on the product page, My Reviews and the reviews page`, async ({
+    browser,
+  }) => {
+    test.setTimeout(300_000);
+    const author = await newShopperContext(browser);
+    const visitor = await newShopperContext(browser);
+    try {
+      const page = await author.newPage();
+      const hits = watch(page);
+      await registerThroughApi(page.request);
+      const posted: Posted[] = [];
+      await test.step('post the payloads', async () => {
+        for (const [i, draft] of chunk.entries()) {
+          const product = products[i];
+          if (!product) throw new Error('more reviews than products in a chunk');
+          posted.push(await postReview(page.request, product, draft));
+        }
+      });
+
+      await test.step('the product pages, as the author (own reviews show whatever the moderator said)', async () => {
+        for (const [i, review] of posted.entries()) {
+          await page.goto(`/product/${review.productId}`);
+          await settle(page);
+          // The author's review is the newest: among the three the page shows.
+          await expectShownAsText(page, [review], `/product/${review.productId}`);
+          await expectInert(page, hits, `/product/${review.productId}`);
+          if (i === 0) await expectAccessible(page);
+        }
+      });
+
+      await test.step('My Reviews, loaded and rendered in the browser', async () => {
+        await page.goto('/account?tab=reviews');
+        await settle(page);
+        await expectShownAsText(page, posted, 'My Reviews');
+        await expectInert(page, hits, 'My Reviews');
+        await expectAccessible(page);
+        // The same list rendered by React in the browser (a client navigation between tabs).
+        await page.getByRole('tab', { name: 'Profile' }).click();
+        await page.getByRole('tab', { name: 'My Reviews' }).click();
+        await expect(page.getByRole('heading', { name: 'My reviews' })).toBeVisible();
+        await expectShownAsText(page, posted, 'My Reviews after a client navigation');
+        // The edit form holds the payloads as field values, never as markup.
+        const first = posted[0];
+        if (first) {
+          await page.getByRole('article', { name: first.title }).getByRole('button', { name: 'Edit review' }).click();
+          await expect(page.getByLabel('Title', { exact: true })).toHaveValue(first.title);
+          await expect(page.getByLabel('Review', { exact: true })).toHaveValue(first.content);
+          await page.getByRole('button', { name: 'Cancel' }).click();
+        }
+        await expectInert(page, hits, 'My Reviews after a client navigation');
+      });
+
+      await test.step('the product pages, as a visitor, without the Content-Security-Policy', async () => {
+        const visitorPage = await visitor.newPage();
+        const visitorHits = watch(visitorPage);
+        await dropCsp(visitorPage);
+        for (const review of posted) {
+          await visitorPage.goto(`/product/${review.productId}`);
+          await settle(visitorPage);
+          if (review.status === 'approved') {
+            // Public at once: the newest review of the product (another test may have added one since).
+            const { reviews } = (await (
+              await visitorPage.request.get(`/api/reviews/product/${review.productId}?limit=3`)
+            ).json()) as { reviews: Posted[] };
+            if (reviews.some((r) => r.id === review.id)) {
+              await expectShownAsText(visitorPage, [review], `/product/${review.productId} (visitor)`);
+            }
+          }
+          await expectInert(visitorPage, visitorHits, `/product/${review.productId} (visitor, no CSP)`);
+        }
+      });
+
+      await test.step('the reviews pages, as the author, each review pinned to the top', async () => {
+        for (const [i, review] of posted.entries()) {
+          const path = `/product/${review.productId}/reviews?review=${review.id}`;
+          const response = await page.goto(path);
+          expect(response?.status(), `${path} answers (the reviews page exists)`).toBe(200);
+          await settle(page);
+          await expectShownAsText(page, [review], path);
+          await expectInert(page, hits, path);
+          if (i === 0) await expectAccessible(page);
+        }
+      });
+    } finally {
+      await author.close();
+      await visitor.close();
+    }
+  });
+}
