@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { expectAccessible } from './a11y.ts';
 
 function watchErrors(page: Page) {
   const errors: string[] = [];
@@ -15,6 +16,7 @@ test('the listing sorts by name', async ({ page }) => {
   const isSorted = (list: string[]) =>
     list.length === 26 && [...list].sort((a, b) => a.localeCompare(b, 'en')).every((title, i) => title === list[i]);
   await expect.poll(async () => isSorted(await titles())).toBe(true);
+  await expectAccessible(page);
   await page.getByLabel('Sort by').selectOption({ label: 'Best Selling' });
   await expect(page.locator('article').first()).toContainText('Bestseller #');
 });
