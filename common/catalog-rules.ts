@@ -68,6 +68,11 @@ export function starsFor(rating: number): number {
   return Math.min(5, Math.max(0, Math.round(rating * 2) / 2));
 }
 
+/** The average shown for a rating sum over a number of reviews: two decimals, 0 without reviews. */
+export function averageRating(sum: number, count: number): number {
+  return count > 0 ? Math.round((sum / count) * 100) / 100 : 0;
+}
+
 /** The star bucket (1-5) a rating counts in for the breakdown and the star filter. */
 export function ratingBucket(rating: number): number {
   return Math.min(5, Math.max(1, Math.round(rating)));

@@ -8,6 +8,7 @@ import { createDiskObjectStorage } from './adapters/storage/disk-object-storage.
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
+import { startEmbeddedMaintenance } from './db/embedded-maintenance.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { ensureOwner } from './features/accounts/owner.ts';
 import { pruneExpiredAccountsJob } from './features/accounts/prune-expired.job.ts';
@@ -69,6 +70,7 @@ async function main() {
   }
 
   let queue: JobQueue | null = null;
+  let maintenance: ReturnType<typeof startEmbeddedMaintenance> | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -79,6 +81,7 @@ async function main() {
     try {
       await app.close();
       await queue?.stop();
+      await maintenance?.stop();
       redis?.disconnect();
       await database.close();
       process.exit(0);
@@ -97,6 +100,12 @@ async function main() {
     onError: (error) => app.log.error({ err: error }, 'background job failed'),
   });
   jobs.attachQueue(queue);
+  // PostgreSQL vacuums and analyzes by itself; the embedded database is looked after here.
+  if (database.pglite) {
+    maintenance = startEmbeddedMaintenance(database.pglite, {
+      onError: (error) => app.log.error({ err: error }, 'embedded database maintenance failed'),
+    });
+  }
 }
 
 async function isEmpty({ db }: Database): Promise<boolean> {

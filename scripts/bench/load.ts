@@ -31,21 +31,34 @@ export type LoadResult = {
 // Each simulated client sends this many requests, well under the shop's 100 a minute per client.
 const requestsPerClient = 50;
 
-/** Runs a short warm-up (so the JIT and caches are warm), then the measured run. */
-export async function measureLoad(name: string, url: string, settings: LoadSettings): Promise<LoadResult> {
+/**
+ * Runs a short warm-up (so the JIT and caches are warm), then the measured run. `headers` go with
+ * every request (a signed-in shopper's cookie).
+ */
+export async function measureLoad(
+  name: string,
+  url: string,
+  settings: LoadSettings,
+  headers: Record<string, string> = {},
+): Promise<LoadResult> {
   process.stdout.write(`  load ${name}: ${settings.warmupSeconds} s warm-up, ${settings.durationSeconds} s measured\n`);
-  await fire(url, settings.warmupSeconds, settings.connections);
-  return toLoadResult(name, url, await fire(url, settings.durationSeconds, settings.connections));
+  await fire(url, settings.warmupSeconds, settings.connections, headers);
+  return toLoadResult(name, url, await fire(url, settings.durationSeconds, settings.connections, headers));
 }
 
-function fire(url: string, durationSeconds: number, connections: number): Promise<Result> {
+function fire(
+  url: string,
+  durationSeconds: number,
+  connections: number,
+  headers: Record<string, string>,
+): Promise<Result> {
   let sent = 0;
   let client = nextClientAddress();
   const request: Request = {
     setupRequest(next) {
       if (sent > 0 && sent % requestsPerClient === 0) client = nextClientAddress();
       sent += 1;
-      return { ...next, headers: { ...next.headers, 'x-forwarded-for': client } };
+      return { ...next, headers: { ...next.headers, ...headers, 'x-forwarded-for': client } };
     },
   };
   return autocannon({ url, connections, duration: durationSeconds, pipelining: 1, requests: [request] });

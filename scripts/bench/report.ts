@@ -16,10 +16,18 @@ export type BenchResults = {
   durationSeconds: number;
   machine: Record<string, unknown>;
   git: { commit: string | null; uncommittedChanges: boolean | null };
-  settings: { pages: string[]; lighthouseRuns: number; load: LoadSettings };
+  settings: {
+    sections: string[];
+    pages: string[];
+    lighthouseRuns: number;
+    load: LoadSettings;
+    reviews: { product: string; reviews: number; load: LoadSettings };
+  };
   firstLoadJs: FirstLoadJs[];
   lighthouse: PageLighthouse[];
   load: { bare: LoadResult | null; endpoints: EndpointLoad[] };
+  /** The reviews at scale: many reviews on one product, its list pages and summary under load. */
+  reviews: { product: string; reviewCount: number; writeSeconds: number | null; loads: LoadResult[] } | null;
   errors: StageError[];
 };
 
@@ -37,15 +45,18 @@ export const goals = {
   throughputRatio: 0.4,
   /** Exclusive. */
   p99Ms: 25,
+  /** Inclusive: each review endpoint with 100,000 reviews on the product. */
+  reviewsP99Ms: 20,
 };
 
 export function evaluateTargets(results: BenchResults, productPage: string, apiNames: string[]): Target[] {
+  const measured = (section: string) => results.settings.sections.includes(section);
+  const pages = measured('pages') ? results.settings.pages : [];
   return [
-    ...results.settings.pages.flatMap((page) => lighthouseTargets(page, findPage(results.lighthouse, page))),
-    ...results.settings.pages.flatMap((page) =>
-      firstLoadTargets(page, findPage(results.firstLoadJs, page), productPage),
-    ),
-    ...apiNames.flatMap((name) =>
+    ...pages.flatMap((page) => lighthouseTargets(page, findPage(results.lighthouse, page))),
+    ...pages.flatMap((page) => firstLoadTargets(page, findPage(results.firstLoadJs, page), productPage)),
+    ...(measured('reviews') ? reviewTargets(results) : []),
+    ...(measured('api') ? apiNames : []).flatMap((name) =>
       loadTargets(
         name,
         results.load.endpoints.find((endpoint) => endpoint.name === name),
@@ -127,6 +138,29 @@ function loadTargets(name: string, result: EndpointLoad | undefined): Target[] {
       met: failed === 0,
     },
   ];
+}
+
+function reviewTargets(results: BenchResults): Target[] {
+  const loads = results.reviews?.loads ?? [];
+  if (loads.length === 0) return [{ name: 'reviews at scale', goal: 'measured', actual: 'not measured', met: false }];
+  return loads.flatMap((load) => {
+    const failed = load.non2xx + load.errors + load.timeouts;
+    const p99 = load.latencyP99Ms;
+    return [
+      {
+        name: `${load.name} p99 latency`,
+        goal: `≤ ${goals.reviewsP99Ms} ms`,
+        actual: p99 === null ? 'not measured' : `${p99} ms`,
+        met: p99 !== null && p99 <= goals.reviewsP99Ms,
+      },
+      {
+        name: `${load.name} answers 2xx under load`,
+        goal: 'no error, timeout or non-2xx',
+        actual: `${failed} of ${load.requests}`,
+        met: failed === 0,
+      },
+    ];
+  });
 }
 
 export function kB(bytes: number): string {
@@ -254,6 +288,28 @@ function loadTable(results: BenchResults): string {
   return table(['target', 'req/s (mean)', 'mean', 'p50', 'p99', 'max', 'failed', 'vs bare'], rows);
 }
 
+function reviewsText(results: BenchResults): string {
+  const reviews = results.reviews;
+  if (!reviews) return '';
+  const { load } = results.settings.reviews;
+  const latency = (value: number | null) => (value === null ? '–' : `${value} ms`);
+  const rows = reviews.loads.map((result) => [
+    result.name,
+    result.requestsPerSecond.toFixed(0),
+    latency(result.latencyMeanMs),
+    latency(result.latencyP50Ms),
+    latency(result.latencyP99Ms),
+    latency(result.latencyMaxMs),
+    `${result.non2xx + result.errors + result.timeouts} of ${result.requests}`,
+  ]);
+  const written = reviews.writeSeconds === null ? '' : `, written in ${reviews.writeSeconds.toFixed(1)} s`;
+  return [
+    `Reviews at scale: ${reviews.reviewCount} reviews on ${reviews.product}${written} (autocannon, ${load.durationSeconds} s after ${load.warmupSeconds} s warm-up, ${load.connections} connections)`,
+    table(['target', 'req/s (mean)', 'mean', 'p50', 'p99', 'max', 'failed'], rows),
+    '',
+  ].join('\n');
+}
+
 function targetsText(targets: Target[]): string {
   return targets
     .map((target) => `  ${target.met ? '✔' : '✘'} ${target.name}: ${target.actual} (target ${target.goal})`)
@@ -279,6 +335,7 @@ export function summary(results: BenchResults, targets: Target[]): string {
     `Load (autocannon, ${load.durationSeconds} s after ${load.warmupSeconds} s warm-up, ${load.connections} connections, one target at a time)`,
     loadTable(results),
     '',
+    reviewsText(results),
     'Targets',
     targetsText(targets),
     '',

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { killAll } from 'chrome-launcher';
@@ -14,6 +15,7 @@ import { measureLighthouse } from './lighthouse.ts';
 import { measureLoad, withBareServer } from './load.ts';
 import { root, stopAllProcesses } from './processes.ts';
 import { type BenchResults, evaluateTargets, resultsFile, type StageError, summary, writeResults } from './report.ts';
+import { addReviews, reviewEndpoints, reviewsAtScale, signedInCookies } from './reviews.ts';
 import { assertShopRunning, buildWebApp, type Shop, startShop, stopShop } from './shop.ts';
 
 const pages = ['/', '/products', '/product/desktop-fountain'];
@@ -22,14 +24,29 @@ const apiEndpoints = [
   { name: 'GET /api/products/desktop-fountain', path: '/api/products/desktop-fountain' },
   { name: 'GET /api/products?page=1&limit=24', path: '/api/products?page=1&limit=24' },
 ];
+const sectionNames = ['pages', 'api', 'reviews'] as const;
+type Section = (typeof sectionNames)[number];
+/** `npm run bench -- reviews` measures only the sections named; none named measures all. */
+const sections = parseSections(process.argv.slice(2));
 const settings = {
+  sections,
   pages,
   lighthouseRuns: 5,
   load: { durationSeconds: 10, connections: 50, warmupSeconds: 2 },
+  reviews: reviewsAtScale,
 };
 /** The shop while it serves, for the interrupt handler. */
 let runningShop: Shop | null = null;
 let interrupted = false;
+
+function parseSections(args: string[]): Section[] {
+  const unknown = args.filter((arg) => !sectionNames.includes(arg as Section));
+  if (unknown.length > 0) {
+    process.stderr.write(`bench: unknown section ${unknown.join(', ')}; the sections are ${sectionNames.join(', ')}\n`);
+    process.exit(2);
+  }
+  return args.length > 0 ? (args as Section[]) : [...sectionNames];
+}
 
 /** Runs one step; a failure is recorded (and misses a target) instead of ending the run. */
 async function stage<T>(name: string, errors: StageError[], run: () => Promise<T> | T): Promise<T | null> {
@@ -101,7 +118,7 @@ function onShop<T>(shop: Shop, run: () => Promise<T>): () => Promise<T> {
   };
 }
 
-async function measureShop(shop: Shop, results: BenchResults): Promise<void> {
+async function measurePages(shop: Shop, results: BenchResults): Promise<void> {
   const { errors } = results;
   await stage(
     'warm-up',
@@ -124,6 +141,10 @@ async function measureShop(shop: Shop, results: BenchResults): Promise<void> {
     );
     if (measured) results.lighthouse.push(measured);
   }
+}
+
+async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
+  const { errors } = results;
   results.machine.loadAverageBeforeLoadTest = os.loadavg().map((value) => Number(value.toFixed(2)));
   results.load.bare = await stage('load: bare Fastify route', errors, () =>
     withBareServer((url) => measureLoad('bare Fastify route', url, settings.load)),
@@ -141,6 +162,48 @@ async function measureShop(shop: Shop, results: BenchResults): Promise<void> {
   }
 }
 
+/** 100,000 reviews written into the stopped shop's database, then the shop again, under load. */
+async function measureReviews(dataDir: string, results: BenchResults): Promise<void> {
+  const { errors } = results;
+  const { product, reviews: count, load } = reviewsAtScale;
+  const writeSeconds = await stage(`reviews: write ${count} reviews on ${product}`, errors, () =>
+    addReviews(dataDir, product, count),
+  );
+  const shop =
+    writeSeconds === null ? null : await stage('reviews: start the shop again', errors, () => startShop({ dataDir }));
+  if (!shop) {
+    await rm(dataDir, { recursive: true, force: true });
+    return;
+  }
+  runningShop = shop;
+  results.reviews = { product, reviewCount: count, writeSeconds, loads: [] };
+  try {
+    const cookie = await stage(
+      'reviews: sign in a shopper',
+      errors,
+      onShop(shop, () => signedInCookies(shop.url)),
+    );
+    for (const endpoint of reviewEndpoints(product)) {
+      const as: { who: string; headers: Record<string, string> }[] = [
+        { who: 'visitor', headers: {} },
+        ...(cookie ? [{ who: 'signed in', headers: { cookie } }] : []),
+      ];
+      for (const { who, headers } of as) {
+        const name = `${endpoint.name} (${who})`;
+        const measured = await stage(
+          `load: ${name}`,
+          errors,
+          onShop(shop, () => measureLoad(name, new URL(endpoint.path, shop.url).href, load, headers)),
+        );
+        if (measured) results.reviews.loads.push(measured);
+      }
+    }
+  } finally {
+    runningShop = null;
+    await stopShop(shop);
+  }
+}
+
 async function main(): Promise<number> {
   const started = performance.now();
   const results: BenchResults = {
@@ -152,6 +215,7 @@ async function main(): Promise<number> {
     firstLoadJs: [],
     lighthouse: [],
     load: { bare: null, endpoints: [] },
+    reviews: null,
     errors: [],
   };
 
@@ -159,15 +223,18 @@ async function main(): Promise<number> {
     buildWebApp();
     return true;
   });
-  const shop = built ? await stage('start the shop', results.errors, startShop) : null;
+  const shop = built ? await stage('start the shop', results.errors, () => startShop()) : null;
   if (shop) {
     runningShop = shop;
+    const reviewsNext = sections.includes('reviews');
     try {
-      await measureShop(shop, results);
+      if (sections.includes('pages')) await measurePages(shop, results);
+      if (sections.includes('api')) await measureApi(shop, results);
     } finally {
       runningShop = null;
-      await stopShop(shop);
+      await stopShop(shop, { keepData: reviewsNext });
     }
+    if (reviewsNext) await measureReviews(shop.dataDir, results);
   }
 
   // An interrupted run records nothing: latest.json keeps the last complete run.

@@ -29,10 +29,11 @@ export function buildWebApp(): void {
   if (result.status !== 0) throw new Error(`the web build failed (exit code ${result.status})`);
 }
 
-export async function startShop(): Promise<Shop> {
+/** Starts the shop on a new data folder, or again on the folder of an earlier run (`dataDir`). */
+export async function startShop({ dataDir: existing }: { dataDir?: string } = {}): Promise<Shop> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'stillwater-bench-'));
+  const dataDir = existing ?? (await mkdtemp(path.join(tmpdir(), 'stillwater-bench-')));
   const env: NodeJS.ProcessEnv = {
     ...throwawayShopEnv(dataDir, { password: 'bench-owner-password' }),
     PORT: String(port),
@@ -66,9 +67,10 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): strin
   return `exited with code ${code}`;
 }
 
-export async function stopShop(shop: Shop): Promise<void> {
+/** Stops the shop and removes its data folder, unless it is kept to start the shop again. */
+export async function stopShop(shop: Shop, { keepData = false }: { keepData?: boolean } = {}): Promise<void> {
   await stopProcess(shop.process);
-  await rm(shop.dataDir, { recursive: true, force: true });
+  if (!keepData) await rm(shop.dataDir, { recursive: true, force: true });
 }
 
 /** Throws when the server is gone, so a step does not measure connection errors. */

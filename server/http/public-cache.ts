@@ -41,10 +41,29 @@ export function createPublicCache({ ttlMs = 30_000, maxEntries = 1000 }: { ttlMs
   async function respond<T>(
     request: FastifyRequest,
     reply: FastifyReply,
-    { key, schema, maxAge, load }: { key: string; schema: Schema<T>; maxAge: number; load: () => Promise<unknown> },
+    {
+      key,
+      schema,
+      maxAge,
+      load,
+      signedIn = false,
+    }: {
+      key: string;
+      schema: Schema<T>;
+      maxAge: number;
+      load: () => Promise<unknown>;
+      /**
+       * A signed-in shopper for whom the shared answer is right: served from the cache all the
+       * same, but not kept by the browser, which must see their own writes at once.
+       */
+      signedIn?: boolean;
+    },
   ) {
     const entry = await entryFor(key, schema, load);
-    reply.header('cache-control', `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 5}`);
+    reply.header(
+      'cache-control',
+      signedIn ? 'private, no-cache' : `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 5}`,
+    );
     reply.header('etag', entry.etag);
     const wanted = request.headers['if-none-match'];
     if (wanted?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === entry.etag)) {

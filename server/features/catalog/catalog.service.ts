@@ -1,8 +1,8 @@
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
-import { summarize } from '#common/catalog-rules.ts';
+import { averageRating, summarize } from '#common/catalog-rules.ts';
 import type { Category, Pagination, Product, ProductList, ProductSummary } from '#common/contracts/catalog.ts';
 import type { Db } from '#server/db/client.ts';
-import { reviews } from '#server/features/reviews/reviews.tables.ts';
+import { productRatings } from '#server/features/reviews/reviews.tables.ts';
 import { notFound } from '#server/http/errors.ts';
 import { categories, productCategories, productImages, products, skuVariants } from './catalog.tables.ts';
 
@@ -57,16 +57,15 @@ export function createCatalogService({ db }: { db: Db }) {
         .orderBy(asc(productCategories.position)),
       db
         .select({
-          productId: reviews.productId,
-          average: sql<string>`avg(${reviews.rating})`,
-          count: sql<number>`count(*)::int`,
+          productId: productRatings.productId,
+          sum: productRatings.ratingSum,
+          count: productRatings.reviewCount,
         })
-        .from(reviews)
-        .where(and(inArray(reviews.productId, ids), eq(reviews.moderationStatus, 'approved')))
-        .groupBy(reviews.productId),
+        .from(productRatings)
+        .where(inArray(productRatings.productId, ids)),
     ]);
     const ratingOf = new Map(
-      ratings.map((r) => [r.productId, { average: Math.round(Number(r.average) * 100) / 100, count: r.count }]),
+      ratings.map((r) => [r.productId, { average: averageRating(r.sum, r.count), count: r.count }]),
     );
     const byProduct = <T extends { productId: string }>(list: T[]) => {
       const map = new Map<string, T[]>();

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull, notInArray } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
+import { users } from '#server/features/accounts/accounts.tables.ts';
 import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
@@ -89,6 +90,41 @@ describe('GET /api/reviews/product/:id', () => {
     expect(response.headers['cache-control']).toBe('private, no-store');
     const own = response.json().reviews.find((r: ReviewBody) => r.id === flagged?.id);
     expect(own).toMatchObject({ isOwn: true, status: 'flagged' });
+  });
+
+  test("a signed-in shopper with no review of the product shares the visitors' answer, not kept by the browser", async () => {
+    const reviewers = database.db
+      .select({ id: reviews.userId })
+      .from(reviews)
+      .innerJoin(products, eq(products.id, reviews.productId))
+      .where(and(eq(products.slug, 'wireless-charger'), isNotNull(reviews.userId)));
+    const [other] = await database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(notInArray(users.id, reviewers))
+      .limit(1);
+    const visitor = await get('/api/reviews/product/wireless-charger?limit=10');
+    const token = await createSessionStore({ db: database.db }).create(other?.id as string);
+    const response = await get('/api/reviews/product/wireless-charger?limit=10', { cookie: `sw_session=${token}` });
+    expect(response.headers['cache-control']).toBe('private, no-cache');
+    expect(response.json()).toEqual(visitor.json());
+  });
+
+  test('ascending is the exact reverse of descending, ties included; totals by star add up', async () => {
+    for (const sortBy of ['helpful', 'rating', 'createdAt']) {
+      const down = (await get(`/api/reviews/product/desktop-fountain?limit=100&sortBy=${sortBy}&order=desc`)).json();
+      const up = (await get(`/api/reviews/product/desktop-fountain?limit=100&sortBy=${sortBy}&order=asc`)).json();
+      expect(up.reviews.map((r: ReviewBody) => r.id)).toEqual(down.reviews.map((r: ReviewBody) => r.id).reverse());
+    }
+    const summary = (await get('/api/reviews/rating/desktop-fountain')).json();
+    let sum = 0;
+    for (const star of [1, 2, 3, 4, 5]) {
+      const body = (await get(`/api/reviews/product/desktop-fountain?limit=100&ratings=${star}`)).json();
+      expect(body.pagination.total).toBe(summary.ratingBreakdown[star]);
+      expect(body.reviews).toHaveLength(summary.ratingBreakdown[star]);
+      sum += body.pagination.total;
+    }
+    expect(sum).toBe(summary.totalReviews);
   });
 
   test.each([

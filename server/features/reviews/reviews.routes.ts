@@ -33,16 +33,19 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ reviews: ReviewsService; cac
     },
     async (request, reply) => {
       const { t: _cacheBuster, ...query } = request.query;
-      // A signed-in shopper also sees their own reviews awaiting moderation: not shareable.
-      if (request.user) {
+      const { user } = request;
+      // A shopper who reviewed the product sees their review marked as theirs, and sees it while
+      // it awaits moderation: an answer of their own. Everyone else shares the visitors' answer.
+      if (user && (await reviews.hasReviewed(request.params.id, user.id))) {
         reply.header('cache-control', 'private, no-store');
-        return reviews.listForProduct(request.params.id, query, request.user.id);
+        return reviews.listForProduct(request.params.id, query, user.id);
       }
       return cache.respond(request, reply, {
         key: `reviews:${request.params.id}:${JSON.stringify(query)}`,
         schema: listProductReviews.response,
         maxAge: 60,
         load: () => reviews.listForProduct(request.params.id, query, null),
+        signedIn: user !== null,
       });
     },
   );

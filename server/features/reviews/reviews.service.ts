@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lte, ne, not, or, type SQL, sql } from 'drizzle-orm';
+import { averageRating } from '#common/catalog-rules.ts';
 import type { SessionUser } from '#common/contracts/accounts.ts';
 import type { RatingSummary, Review, ReviewAnalysis } from '#common/contracts/reviews.ts';
 import { clampRating, reviewProblem } from '#common/review-rules.ts';
@@ -10,7 +11,7 @@ import type { SettingsService } from '#server/features/settings/settings.service
 import { describeUniqueIndex, forbidden, invalid, notFound } from '#server/http/errors.ts';
 import type { Jobs } from '#server/jobs/job-queue.ts';
 import { reviewModerationTask, reviewOverviewTask } from './review-ai-tasks.ts';
-import { reviewAnalyses, reviewHelpfulVotes, reviews } from './reviews.tables.ts';
+import { productRatings, reviewAnalyses, reviewHelpfulVotes, reviews } from './reviews.tables.ts';
 
 type ReviewRow = typeof reviews.$inferSelect;
 
@@ -85,8 +86,8 @@ export function createReviewsService({
   }
 
   /**
-   * A product's reviews as a visitor sees them: the public ones, plus the viewer's own reviews
-   * that are not public yet. Filtered, sorted and paginated; a pinned review comes first.
+   * A product's reviews as a visitor sees them: the public ones, plus the viewer's own review
+   * when it is not public yet. Filtered, sorted and paginated; a pinned review comes first.
    */
   async function listForProduct(slugOrId: string, query: ReviewQuery, viewerId: string | null) {
     const product = await findProduct(slugOrId);
@@ -113,24 +114,26 @@ export function createReviewsService({
         : query.sortBy === 'createdAt'
           ? reviews.createdAt
           : reviews.helpfulCount;
+    // Ties go by date, then id, in the same direction: ascending is the exact reverse of
+    // descending, and each order is one index read backwards or forwards.
     const direction = query.order === 'asc' ? asc : desc;
+    const order = column === reviews.createdAt ? [column, reviews.id] : [column, reviews.createdAt, reviews.id];
     // The pinned review takes the first place of page 1; the others shift by one.
     const shift = pinned ? 1 : 0;
     const offset = Math.max(0, (query.page - 1) * query.limit - shift);
     const take = query.page === 1 ? query.limit - shift : query.limit;
-    const [rows, [totalRow]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       take > 0
         ? db
             .select()
             .from(reviews)
             .where(rest)
-            .orderBy(direction(column), desc(reviews.createdAt), asc(reviews.id))
+            .orderBy(...order.map((c) => direction(c)))
             .limit(take)
             .offset(offset)
         : Promise.resolve([]),
-      db.select({ total: count() }).from(reviews).where(rest),
+      countMatching(product.id, query, viewerId, where),
     ]);
-    const total = (totalRow?.total ?? 0) + shift;
     const list = [...(pinned && query.page === 1 ? [pinned] : []), ...rows];
     return {
       reviews: list.map((row) => toReview(row, product.slug, viewerId)),
@@ -138,23 +141,52 @@ export function createReviewsService({
     };
   }
 
+  /** The stored ratings of a product's public reviews (kept by a trigger on every review write). */
+  async function storedRatings(productId: string) {
+    const [row] = await db.select().from(productRatings).where(eq(productRatings.productId, productId));
+    const breakdown = {
+      1: row?.star1 ?? 0,
+      2: row?.star2 ?? 0,
+      3: row?.star3 ?? 0,
+      4: row?.star4 ?? 0,
+      5: row?.star5 ?? 0,
+    };
+    return { count: row?.reviewCount ?? 0, sum: row?.ratingSum ?? 0, breakdown };
+  }
+
+  /**
+   * How many reviews a list query matches. The public ones by star come from the stored ratings;
+   * the viewer adds at most their own review when it is not public yet. Only a min/max rating
+   * filter (the home page's, served from the cache) counts rows.
+   */
+  async function countMatching(productId: string, query: ReviewQuery, viewerId: string | null, where: SQL | undefined) {
+    if (query.minRating !== undefined || query.maxRating !== undefined) {
+      const [row] = await db.select({ n: count() }).from(reviews).where(where);
+      return row?.n ?? 0;
+    }
+    const starFilter = query.ratings?.length ? inArray(star, query.ratings) : undefined;
+    const [ratings, [own]] = await Promise.all([
+      storedRatings(productId),
+      viewerId
+        ? db
+            .select({ n: count() })
+            .from(reviews)
+            .where(and(eq(reviews.productId, productId), eq(reviews.userId, viewerId), not(isPublic), starFilter))
+        : Promise.resolve([]),
+    ]);
+    const stars = query.ratings?.length ? query.ratings : [1, 2, 3, 4, 5];
+    const publicCount = stars.reduce(
+      (sum, s) => sum + (ratings.breakdown[s as keyof typeof ratings.breakdown] ?? 0),
+      0,
+    );
+    return publicCount + (own?.n ?? 0);
+  }
+
   /** Average, count and star breakdown of a product's public reviews. */
   async function ratingSummary(slugOrId: string): Promise<RatingSummary> {
     const product = await findProduct(slugOrId);
-    const rows = await db
-      .select({ star, n: count(), sum: sql<string>`sum(${reviews.rating})` })
-      .from(reviews)
-      .where(and(eq(reviews.productId, product.id), isPublic))
-      .groupBy(star);
-    const ratingBreakdown = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
-    let total = 0;
-    let sum = 0;
-    for (const row of rows) {
-      ratingBreakdown[row.star as 1 | 2 | 3 | 4 | 5] = row.n;
-      total += row.n;
-      sum += Number(row.sum);
-    }
-    return { averageRating: total ? Math.round((sum / total) * 100) / 100 : 0, totalReviews: total, ratingBreakdown };
+    const { count: totalReviews, sum, breakdown } = await storedRatings(product.id);
+    return { averageRating: averageRating(sum, totalReviews), totalReviews, ratingBreakdown: breakdown };
   }
 
   /** The public reviews' count and last change: a different one means a stored overview is stale. */
@@ -206,6 +238,17 @@ export function createReviewsService({
     await refreshOverview({ productId: product.id });
     if (stored) return stored.analysis;
     return reviewOverviewTask.builtIn({ productTitle: '', reviews: await publicTexts(product.id) });
+  }
+
+  /** Whether the user has a review of the product (by slug or id), whatever its status. */
+  async function hasReviewed(slugOrId: string, userId: string) {
+    const [row] = await db
+      .select({ id: reviews.id })
+      .from(reviews)
+      .innerJoin(products, eq(products.id, reviews.productId))
+      .where(and(eq(reviews.userId, userId), or(eq(products.slug, slugOrId), eq(products.id, slugOrId))))
+      .limit(1);
+    return row !== undefined;
   }
 
   /** Everything a user has written, newest first, whatever its moderation status (My Reviews). */
@@ -362,7 +405,7 @@ export function createReviewsService({
       });
   }
 
-  return { listForProduct, listForUser, ratingSummary, analysis, create, update, remove, markHelpful };
+  return { listForProduct, hasReviewed, listForUser, ratingSummary, analysis, create, update, remove, markHelpful };
 }
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;

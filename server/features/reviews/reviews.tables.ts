@@ -46,9 +46,13 @@ export const reviews = pgTable(
   (t) => [
     // One review per user and product.
     uniqueIndex('reviews_product_user_key').on(t.productId, t.userId).where(sql`${t.userId} IS NOT NULL`),
-    index('reviews_product_status_created_idx').on(t.productId, t.moderationStatus, t.createdAt),
-    index('reviews_product_status_rating_idx').on(t.productId, t.moderationStatus, t.rating),
-    index('reviews_product_status_helpful_idx').on(t.productId, t.moderationStatus, t.helpfulCount),
+    // A product's reviews in each sort order (tie-breakers follow the sort's direction, so one
+    // index serves both directions), read up to the page asked for: a late page of a product with
+    // 100,000 reviews never sorts them all. Moderation status is filtered while reading, so the
+    // shopper's own reviews awaiting moderation fit in the same scan.
+    index('reviews_product_created_idx').on(t.productId, t.createdAt, t.id),
+    index('reviews_product_rating_idx').on(t.productId, t.rating, t.createdAt, t.id),
+    index('reviews_product_helpful_idx').on(t.productId, t.helpfulCount, t.createdAt, t.id),
     index('reviews_status_created_idx').on(t.moderationStatus, t.createdAt),
     index('reviews_user_idx').on(t.userId),
     check('reviews_rating_check', sql`${t.rating} >= 1 AND ${t.rating} <= 5`),
@@ -81,4 +85,22 @@ export const reviewAnalyses = pgTable('review_analyses', {
   /** Which analyser produced it: the built-in one or an AI model's name. */
   source: text().notNull(),
   computedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The public reviews' count, rating sum and star breakdown of each product, kept up to date by a
+ * trigger on reviews (migration 0005) in the same transaction as every review write, so ratings
+ * are read in one row instead of counted on every request, whoever writes the review.
+ */
+export const productRatings = pgTable('product_ratings', {
+  productId: text()
+    .primaryKey()
+    .references(() => products.id, { onDelete: 'cascade' }),
+  reviewCount: integer().notNull().default(0),
+  ratingSum: numeric({ precision: 12, scale: 1, mode: 'number' }).notNull().default(0),
+  star1: integer().notNull().default(0),
+  star2: integer().notNull().default(0),
+  star3: integer().notNull().default(0),
+  star4: integer().notNull().default(0),
+  star5: integer().notNull().default(0),
 });
