@@ -8,6 +8,7 @@ import { ReviewAnalysis } from '#common/contracts/reviews.ts';
 import { seedReviews } from '#seed/reviews.ts';
 import { loadConfig } from '#server/config.ts';
 import {
+  moderate,
   OVERVIEW_MAX_REVIEWS,
   reviewModerationTask,
   reviewOverviewTask,
@@ -283,6 +284,50 @@ describe('OpenAI-compatible AI: the wire and the failures', () => {
     expect(await ai.run(wordCountTask, input)).toEqual(builtInAnswer);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/the server is unreachable/);
+  });
+
+  test("a task's own shorter time limit ends the wait sooner than the provider's", async () => {
+    const standIn = await startStandIn(() => ({ hang: true }));
+    const lines: string[] = [];
+    const ai = createOpenAiCompatibleAi({
+      baseUrl: standIn.baseUrl,
+      model: 'm',
+      timeoutMs: 60_000,
+      log: (line) => lines.push(line),
+    });
+    try {
+      const started = Date.now();
+      expect(await ai.run({ ...wordCountTask, timeoutMs: 200 }, input)).toEqual(builtInAnswer);
+      // Two attempts of 200 ms (and the SDK's short pause between them), far from a minute.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(standIn.requests).toHaveLength(2);
+      expect(lines[0]).toMatch(/timed out after 200 ms/);
+    } finally {
+      await standIn.close();
+    }
+  });
+
+  test('moderation with a model: flagged when the rules or the model flag, with both reasons', async () => {
+    const modelSays = { flagged: false, reasons: [] as string[] };
+    const standIn = await startStandIn(() => completion(JSON.stringify(modelSays)));
+    const ai = createOpenAiCompatibleAi({ baseUrl: standIn.baseUrl, model: 'm', log: () => {} });
+    try {
+      const link = { title: 'Lovely', content: 'Cheaper at www.example-shop.com, just so you know.' };
+      const rules = reviewModerationTask.builtIn(link) as { flagged: boolean; reasons: string[] };
+      expect(rules.flagged).toBe(true);
+      // The model misses the link: the rules still hold the review back.
+      expect(await moderate(ai, link)).toEqual(rules);
+
+      Object.assign(modelSays, { flagged: true, reasons: ['The review insults other shoppers.'] });
+      const clean = { title: 'Calm', content: 'A quiet and lovely fountain.' };
+      expect(await moderate(ai, clean)).toEqual({ flagged: true, reasons: ['The review insults other shoppers.'] });
+      expect(await moderate(ai, link)).toEqual({
+        flagged: true,
+        reasons: [...rules.reasons, 'The review insults other shoppers.'],
+      });
+    } finally {
+      await standIn.close();
+    }
   });
 
   test('an off-schema review overview falls back to the built-in analysis', async () => {

@@ -23,6 +23,11 @@ export type AiTask<Input, Output> = {
   schema: z.ZodType<Output>;
   /** The answer without a model (built-in analysis or rules); also the fallback when the model fails. */
   builtIn(input: Input): Output | Promise<Output>;
+  /**
+   * How long one attempt at the model may take, when shorter than the provider's own limit: a
+   * task run while a shopper waits for the answer has a few seconds, not half a minute.
+   */
+  timeoutMs?: number;
 };
 
 /** What the shop needs from AI: structured output for a task. */

@@ -58,7 +58,7 @@ export function createOpenAiCompatibleAi({
         return await ask(task, input);
       } catch (error) {
         // The key is masked before the reason is cut short, so no part of it can remain.
-        const reason = shorten(redact(describeFailure(error, timeoutMs)).replace(/\s+/g, ' '));
+        const reason = shorten(redact(describeFailure(error, limitOf(task))).replace(/\s+/g, ' '));
         log(
           `AI task ${task.name} (model ${model}) failed after ${Date.now() - started} ms: ${reason}; the built-in answer is used`,
         );
@@ -67,18 +67,26 @@ export function createOpenAiCompatibleAi({
     },
   };
 
+  /** The time one attempt of the task may take. */
+  function limitOf(task: AiTask<unknown, unknown>) {
+    return Math.min(timeoutMs, task.timeoutMs ?? timeoutMs);
+  }
+
   async function ask<Input, Output>(task: AiTask<Input, Output>, input: Input): Promise<Output> {
-    const completion = await client.chat.completions.create({
-      model,
-      messages: [
-        { role: 'system', content: task.instructions },
-        { role: 'user', content: task.prompt(input) },
-      ],
-      response_format: {
-        type: 'json_schema',
-        json_schema: { name: schemaName(task.name), strict: true, schema: strictJsonSchema(task.schema) },
+    const completion = await client.chat.completions.create(
+      {
+        model,
+        messages: [
+          { role: 'system', content: task.instructions },
+          { role: 'user', content: task.prompt(input) },
+        ],
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: schemaName(task.name), strict: true, schema: strictJsonSchema(task.schema) },
+        },
       },
-    });
+      { timeout: limitOf(task as AiTask<unknown, unknown>) },
+    );
     const choice = completion.choices?.[0];
     if (!choice) throw new AnswerError('the answer has no choices');
     // The refusal's own words may quote the review: the log only says that it refused.

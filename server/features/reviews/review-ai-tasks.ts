@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ReviewAnalysis } from '#common/contracts/reviews.ts';
-import type { AiTask } from '#server/adapters/ai/ai-provider.ts';
+import type { AiProvider, AiTask } from '#server/adapters/ai/ai-provider.ts';
 import { analyseReviews, type ReviewText } from './review-analysis.ts';
 import { moderateReview, moderationReasons } from './review-moderation.ts';
 import type { ModerationResult } from './reviews.tables.ts';
@@ -38,7 +38,21 @@ export const reviewModerationTask: AiTask<{ title: string; content: string }, Mo
   prompt: ({ title, content }) => JSON.stringify({ title, content }),
   schema: ModerationAnswer,
   builtIn: moderateReview,
+  // The shopper waits for it (with one retry, at most 10 s, within the request's 30 s).
+  timeoutMs: 5_000,
 };
+
+/**
+ * The moderation of a new or edited review: the rules always, and the model's judgement on top
+ * when there is one. Flagged when either flags it, with the reasons of both; a model that misses
+ * a link the rules see, or fails, never lets it through.
+ */
+export async function moderate(ai: AiProvider, review: { title: string; content: string }): Promise<ModerationResult> {
+  const rules = moderateReview(review);
+  const judged = ai.name === 'built-in' ? rules : await ai.run(reviewModerationTask, review);
+  const reasons = [...new Set([...rules.reasons, ...judged.reasons])];
+  return { flagged: rules.flagged || judged.flagged, reasons };
+}
 
 const PHRASE_MAX = 80;
 const SUMMARY_MAX = 600;

@@ -10,7 +10,7 @@ import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
 import { describeUniqueIndex, forbidden, invalid, notFound } from '#server/http/errors.ts';
 import type { Jobs } from '#server/jobs/job-queue.ts';
-import { reviewModerationTask, reviewOverviewTask } from './review-ai-tasks.ts';
+import { moderate, reviewOverviewTask } from './review-ai-tasks.ts';
 import { productRatings, reviewAnalyses, reviewHelpfulVotes, reviews } from './reviews.tables.ts';
 
 type ReviewRow = typeof reviews.$inferSelect;
@@ -302,8 +302,8 @@ export function createReviewsService({
    * The moderation of a new or edited review: with autoApproveReviews on it is public at once
    * unless the moderator flags it; with it off every review waits as pending.
    */
-  async function moderate(draft: { title: string; content: string }) {
-    const result = await ai.run(reviewModerationTask, draft);
+  async function moderated(draft: { title: string; content: string }) {
+    const result = await moderate(ai, draft);
     const { autoApproveReviews } = await settings.get();
     const status = result.flagged ? 'flagged' : autoApproveReviews ? 'approved' : 'pending';
     return { moderationStatus: status, aiModerationResult: result } as const;
@@ -318,7 +318,7 @@ export function createReviewsService({
     const draft = checked(input);
     const product = await findProduct(input.productId);
     await assertMayVerify(user, product.id, input.verified);
-    const moderation = await moderate(draft);
+    const moderation = await moderated(draft);
     const [row] = await db
       .insert(reviews)
       .values({
@@ -351,7 +351,7 @@ export function createReviewsService({
     const found = await ownReview(user, id, 'change');
     const draft = checked(input);
     await assertMayVerify(user, found.review.productId, input.verified);
-    const moderation = await moderate(draft);
+    const moderation = await moderated(draft);
     const [row] = await db
       .update(reviews)
       .set({ ...draft, verified: input.verified, ...moderation, denialReason: null, updatedAt: new Date() })
