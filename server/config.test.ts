@@ -52,6 +52,19 @@ describe('configuration', () => {
     [{ AI_BASE_URL: 'http://localhost:11434/v1', AI_MODEL: ' ' }, 'AI_MODEL'],
     [{ AI_MODEL: 'gpt-4o-mini' }, 'AI_BASE_URL'],
     [{ AI_API_KEY: 'sk-test-123' }, 'AI_BASE_URL'],
+    [{ STRIPE_SECRET_KEY: 'pk_test_abc', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' }, 'STRIPE_SECRET_KEY'],
+    [{ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_PUBLISHABLE_KEY: 'sk_test_abc' }, 'STRIPE_PUBLISHABLE_KEY'],
+    [{ STRIPE_SECRET_KEY: 'sk_test_abc' }, 'STRIPE_PUBLISHABLE_KEY'],
+    [{ STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' }, 'STRIPE_SECRET_KEY'],
+    [{ STRIPE_WEBHOOK_SECRET: 'whsec_abc' }, 'STRIPE_SECRET_KEY'],
+    [
+      { STRIPE_SECRET_KEY: 'sk_test_a', STRIPE_PUBLISHABLE_KEY: 'pk_test_a', STRIPE_WEBHOOK_SECRET: 'secret' },
+      'STRIPE_WEBHOOK_SECRET',
+    ],
+    [
+      { NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_a', STRIPE_PUBLISHABLE_KEY: 'pk_live_a' },
+      'STRIPE_WEBHOOK_SECRET',
+    ],
   ])('a bad value fails at start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
@@ -68,6 +81,17 @@ describe('configuration', () => {
       'loopback',
     ]);
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/X-Forwarded-For/);
+  });
+
+  test('payments: the built-in test processor without Stripe keys; Stripe with both', () => {
+    expect(loadConfig({}).stripe).toBeNull();
+    expect(
+      loadConfig({
+        STRIPE_SECRET_KEY: 'sk_test_a',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_b',
+        STRIPE_WEBHOOK_SECRET: 'whsec_c',
+      }).stripe,
+    ).toEqual({ secretKey: 'sk_test_a', publishableKey: 'pk_test_b', webhookSecret: 'whsec_c' });
   });
 
   test('AI: built-in without AI_BASE_URL; an OpenAI-compatible server with it, the key optional', () => {

@@ -82,15 +82,41 @@ const Env = z.object({
   AI_API_KEY: z.string().trim().min(1, 'must not be empty').optional(),
   // The model to ask, e.g. gpt-4o-mini or llama3.1:8b; required with AI_BASE_URL.
   AI_MODEL: z.string().trim().min(1, 'must not be empty').optional(),
+  // Stripe: set both keys to take card payments with Stripe. Unset: the built-in test processor (test cards only).
+  STRIPE_SECRET_KEY: z
+    .string()
+    .trim()
+    .regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .trim()
+    .regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_test_… or pk_live_…)')
+    .optional(),
+  // The webhook endpoint's signing secret (whsec_…); without it Stripe's webhooks are refused.
+  STRIPE_WEBHOOK_SECRET: z.string().trim().startsWith('whsec_', 'must start with whsec_').optional(),
 });
 
-/** A half-configured AI is an error, not a silent fallback to the built-in rules. */
+/** A half-configured AI or Stripe is an error, not a silent fallback to the built-in one. */
 const CheckedEnv = Env.superRefine((e, ctx) => {
   if (e.AI_BASE_URL && !e.AI_MODEL) {
     ctx.addIssue({ code: 'custom', path: ['AI_MODEL'], message: 'must be set when AI_BASE_URL is' });
   }
   if (!e.AI_BASE_URL && (e.AI_MODEL || e.AI_API_KEY)) {
     ctx.addIssue({ code: 'custom', path: ['AI_BASE_URL'], message: 'must be set when AI_MODEL or AI_API_KEY is' });
+  }
+  if (!e.STRIPE_SECRET_KEY !== !e.STRIPE_PUBLISHABLE_KEY) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [e.STRIPE_SECRET_KEY ? 'STRIPE_PUBLISHABLE_KEY' : 'STRIPE_SECRET_KEY'],
+      message: 'set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY together',
+    });
+  }
+  if (e.STRIPE_WEBHOOK_SECRET && !e.STRIPE_SECRET_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'must be set when STRIPE_WEBHOOK_SECRET is' });
+  }
+  if (e.NODE_ENV === 'production' && e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
+    ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required in production with Stripe' });
   }
 });
 
@@ -131,6 +157,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Null: the built-in review overview and moderation rules.
     ai:
       e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY ?? null, model: e.AI_MODEL } : null,
+    // Null: the built-in test processor (test cards only).
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
+          }
+        : null,
   };
 }
 

@@ -1,0 +1,235 @@
+import Stripe from 'stripe';
+import {
+  type PaymentEvent,
+  type PaymentProcessor,
+  PaymentProviderError,
+  PaymentWebhookError,
+  type PaymentWebhookProblem,
+  type ProviderPayment,
+  type ProviderPaymentStatus,
+  providerPaymentStatuses,
+} from './payment-processor.ts';
+
+/** The API version this adapter is written and tested for (stripe 23.1.0's own); changing it is a deliberate upgrade. */
+export const STRIPE_API_VERSION = '2026-10-28.endive';
+
+/** Stripe's default: a delivery older than this is refused, so a captured one cannot be replayed later. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+export type StripeProcessorOptions = {
+  secretKey: string;
+  publishableKey: string;
+  /** The endpoint's signing secret (`whsec_…`); without it every webhook is refused. */
+  webhookSecret: string | null;
+  /** Where the API is: Stripe itself unless set (tests point it at the local stand-in). */
+  apiBase?: { host: string; port: number; protocol: 'http' | 'https' };
+  /** One attempt's limit; the SDK retries a failed attempt once, with the same idempotency key. Default 20 s. */
+  timeoutMs?: number;
+};
+
+// latest_charge carries the card's brand and last four digits.
+const EXPAND = ['latest_charge'];
+
+/** Card payments through Stripe PaymentIntents with manual capture. The only production file that imports `stripe`. */
+export function createStripeProcessor({
+  secretKey,
+  publishableKey,
+  webhookSecret,
+  apiBase,
+  timeoutMs = 20_000,
+}: StripeProcessorOptions): PaymentProcessor & { readonly name: 'stripe' } {
+  const stripe = new Stripe(secretKey, {
+    apiVersion: STRIPE_API_VERSION,
+    maxNetworkRetries: 1,
+    timeout: timeoutMs,
+    telemetry: false,
+    appInfo: { name: 'Stillwater' },
+    ...(apiBase ?? {}),
+  });
+
+  /** Runs one API call, turning the SDK's errors into ours. */
+  async function call(request: () => Promise<Stripe.PaymentIntent>): Promise<ProviderPayment> {
+    try {
+      return toProviderPayment(await request());
+    } catch (error) {
+      throw toProviderError(error, secretKey);
+    }
+  }
+
+  return {
+    name: 'stripe',
+    browserConfig: { provider: 'stripe', publishableKey },
+
+    create({ amount, email, metadata, idempotencyKey }) {
+      return call(() =>
+        stripe.paymentIntents.create(
+          {
+            amount,
+            currency: 'usd',
+            capture_method: 'manual',
+            automatic_payment_methods: { enabled: true },
+            metadata,
+            ...(email ? { receipt_email: email } : {}),
+            expand: EXPAND,
+          },
+          { idempotencyKey },
+        ),
+      );
+    },
+
+    update(id, { amount, email, metadata, idempotencyKey }) {
+      return call(() =>
+        stripe.paymentIntents.update(
+          id,
+          { amount, metadata, ...(email ? { receipt_email: email } : {}), expand: EXPAND },
+          { idempotencyKey },
+        ),
+      );
+    },
+
+    retrieve(id) {
+      return call(() => stripe.paymentIntents.retrieve(id, { expand: EXPAND }));
+    },
+
+    capture(id, idempotencyKey) {
+      return call(() => stripe.paymentIntents.capture(id, { expand: EXPAND }, { idempotencyKey }));
+    },
+
+    cancel(id, idempotencyKey) {
+      return call(() => stripe.paymentIntents.cancel(id, { expand: EXPAND }, { idempotencyKey }));
+    },
+
+    parseWebhook(rawBody, signature) {
+      if (!webhookSecret) {
+        throw new PaymentWebhookError(
+          'not_configured',
+          'Stripe webhooks are refused: STRIPE_WEBHOOK_SECRET is not set.',
+        );
+      }
+      if (!signature) throw new PaymentWebhookError('missing_signature', 'The Stripe-Signature header is missing.');
+      if (!isSignatureHeader(signature)) {
+        throw new PaymentWebhookError(
+          'malformed_signature',
+          'The Stripe-Signature header has no t=<timestamp> and v1=<signature>.',
+        );
+      }
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
+      } catch (error) {
+        throw toWebhookError(error);
+      }
+      return toPaymentEvent(event);
+    },
+  };
+}
+
+/** What Stripe's event means for us. Stripe event shapes are known here and nowhere else. */
+export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
+  const base = { id: event.id, payment: null, paymentId: null, refund: null };
+  switch (event.type) {
+    case 'payment_intent.amount_capturable_updated':
+      return intentEvent(event.id, 'payment_authorized', event.data.object);
+    case 'payment_intent.succeeded':
+      return intentEvent(event.id, 'payment_succeeded', event.data.object);
+    case 'payment_intent.payment_failed':
+      return intentEvent(event.id, 'payment_failed', event.data.object);
+    case 'payment_intent.canceled':
+      return intentEvent(event.id, 'payment_canceled', event.data.object);
+    case 'charge.refunded': {
+      const charge = event.data.object;
+      const paymentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+      return {
+        ...base,
+        type: 'payment_refunded',
+        paymentId: paymentId ?? null,
+        refund: { amount: charge.amount_refunded, full: charge.refunded },
+      };
+    }
+    default:
+      return { ...base, type: 'other' };
+  }
+}
+
+function intentEvent(id: string, type: PaymentEvent['type'], intent: Stripe.PaymentIntent): PaymentEvent {
+  return { id, type, payment: toProviderPayment(intent), paymentId: intent.id, refund: null };
+}
+
+export function toProviderPayment(intent: Stripe.PaymentIntent): ProviderPayment {
+  if (intent.currency !== 'usd') throw new Error(`PaymentIntent ${intent.id} is in ${intent.currency}, not usd`);
+  if (!isKnownStatus(intent.status))
+    throw new Error(`PaymentIntent ${intent.id} has an unknown status ${intent.status}`);
+  const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+  const card = charge?.payment_method_details?.card;
+  const error = intent.last_payment_error;
+  return {
+    id: intent.id,
+    clientSecret: intent.client_secret ?? '',
+    amount: intent.amount,
+    currency: 'usd',
+    status: intent.status,
+    card: card?.brand && card.last4 ? { brand: card.brand, last4: card.last4 } : null,
+    failure: error
+      ? { code: error.decline_code ?? error.code ?? 'payment_failed', message: error.message ?? '' }
+      : null,
+    metadata: { ...intent.metadata },
+  };
+}
+
+function isKnownStatus(status: string): status is ProviderPaymentStatus {
+  return (providerPaymentStatuses as readonly string[]).includes(status);
+}
+
+function toProviderError(error: unknown, secretKey: string): unknown {
+  if (!(error instanceof Stripe.errors.StripeError)) return error;
+  // Stripe masks most of a wrong key in its message; the rest of it goes too.
+  const message = error.message.replaceAll(secretKey, '[key]');
+  const code = error.code ?? error.rawType ?? 'api_error';
+  const declineCode = error.decline_code ?? null;
+  if (error instanceof Stripe.errors.StripeCardError)
+    return new PaymentProviderError('card', code, message, declineCode);
+  if (error instanceof Stripe.errors.StripeIdempotencyError)
+    return new PaymentProviderError('idempotency', code, message);
+  if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    if (error.statusCode === 404 || error.code === 'resource_missing') {
+      return new PaymentProviderError('not_found', code, message);
+    }
+    if (error.code === 'payment_intent_unexpected_state') return new PaymentProviderError('state', code, message);
+    return new PaymentProviderError('invalid_request', code, message);
+  }
+  if (
+    error instanceof Stripe.errors.StripeAuthenticationError ||
+    error instanceof Stripe.errors.StripePermissionError
+  ) {
+    return new PaymentProviderError('authentication', code, message);
+  }
+  if (error instanceof Stripe.errors.StripeRateLimitError) return new PaymentProviderError('rate_limit', code, message);
+  return new PaymentProviderError('unavailable', code, message);
+}
+
+/** `t=<unix seconds>,v1=<hex>[,v1=…][,v0=…]`: the shape, before the SDK checks the signature itself. */
+function isSignatureHeader(header: string): boolean {
+  const parts = header.split(',').map((part) => part.trim().split('='));
+  return (
+    parts.some(([key, value]) => key === 't' && /^\d+$/.test(value ?? '')) &&
+    parts.some(([key, value]) => key === 'v1' && /^[0-9a-f]+$/i.test(value ?? ''))
+  );
+}
+
+function toWebhookError(error: unknown): PaymentWebhookError {
+  if (error instanceof SyntaxError) {
+    return new PaymentWebhookError('malformed_body', 'The Stripe webhook body is not JSON.');
+  }
+  if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) {
+    return new PaymentWebhookError('bad_signature', `The Stripe webhook could not be verified: ${String(error)}`);
+  }
+  const reason = error.message.split('\n')[0]?.trim() ?? '';
+  const problem: PaymentWebhookProblem = /tolerance/i.test(reason)
+    ? 'stale_timestamp'
+    : /no stripe-signature header/i.test(reason)
+      ? 'missing_signature'
+      : /unable to extract|expected scheme/i.test(reason)
+        ? 'malformed_signature'
+        : 'bad_signature';
+  return new PaymentWebhookError(problem, `Stripe webhook refused (${problem}): ${reason}`);
+}
