@@ -1,6 +1,16 @@
-import { type APIRequest, type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from './a11y.ts';
-import { newAccount, register } from './shopper.ts';
+import {
+  expectNoVerifiedBox,
+  expectWriteFailures,
+  otherShopper,
+  postReview,
+  type Review,
+  reviewFormFields,
+  reviewList,
+  unique,
+} from './reviews.ts';
+import { register } from './shopper.ts';
 
 // Spec (storefront): Helpful counts once per view with the count from the server's answer; My
 // Reviews lists the user's own reviews, each toggling between view and edit, with delete after a
@@ -9,56 +19,8 @@ import { newAccount, register } from './shopper.ts';
 // tests count, nor the moon lamp or the meditation cushion) and that the stored-XSS test
 // (review-xss.spec.ts) leaves alone.
 
-type Review = {
-  id: string;
-  productId: string;
-  rating: number;
-  title: string;
-  content: string;
-  helpful: number;
-  isOwn: boolean;
-  status: string;
-};
-
-const unique = () => Math.random().toString(36).slice(2, 8);
-
-async function csrfToken(request: APIRequestContext): Promise<string> {
-  const response = await request.get('/api/auth/csrf-token');
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { token: string }).token;
-}
-
-/** Another shopper, registered and signed in through the API in its own request context. */
-async function otherShopper(api: APIRequest) {
-  const request = await api.newContext({ baseURL: test.info().project.use.baseURL });
-  const account = newAccount();
-  const response = await request.post('/api/auth/register', {
-    data: { username: account.username, email: account.email, password: account.password },
-    headers: { 'x-csrf-token': await csrfToken(request) },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return request;
-}
-
-/** Posts a review through the API (with a CSRF token, as the storefront does). */
-async function postReview(
-  request: APIRequestContext,
-  productId: string,
-  draft: { rating: number; title: string; content: string },
-) {
-  const response = await request.post('/api/reviews', {
-    data: { productId, ...draft, verified: false },
-    headers: { 'x-csrf-token': await csrfToken(request) },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()) as { message: string; review: Review };
-}
-
-async function productReviews(request: APIRequestContext, slug: string) {
-  const response = await request.get(`/api/reviews/product/${slug}?limit=100`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { reviews: Review[] }).reviews;
-}
+const productReviews = async (request: APIRequestContext, slug: string) =>
+  (await reviewList(request, slug, 'limit=100')).reviews;
 
 async function myReviews(request: APIRequestContext) {
   const response = await request.get('/api/reviews/user');
@@ -83,7 +45,7 @@ function dialogs(page: Page) {
 }
 
 test('a review is marked helpful once per view, with the count from the answer', async ({ page, playwright }) => {
-  const other = await otherShopper(playwright.request);
+  const { request: other } = await otherShopper(playwright.request);
   const { review: theirs } = await postReview(other, 'sunrise-alarm-light', {
     rating: 4.6,
     title: `Gentle mornings at last ${unique()}`,
@@ -173,20 +135,15 @@ test('My Reviews: view, edit with the checks in order, delete after confirming',
   await item.getByRole('button', { name: 'Edit review' }).click();
   const form = page.getByRole('form', { name: 'Edit your review of Rice Paper Lantern Pendant' });
   const rating = form.getByLabel('Rating (1.0 to 5.0)');
-  const title = form.getByLabel('Title', { exact: true });
-  const content = form.getByLabel('Review', { exact: true });
+  const { title, content, message, titleCount, contentCount } = reviewFormFields(form);
   const save = form.getByRole('button', { name: 'Save changes' });
-  const message = form.getByRole('alert');
-  const titleCount = form.getByText(/^\d+\/100 characters$/);
-  const contentCount = form.getByText(/^\d+\/1000 characters$/);
   await expect(rating).toHaveValue('4.0');
   await expect(title).toHaveValue(original.title);
   await expect(content).toHaveValue(original.content);
   await expect(titleCount).toHaveText(`${original.title.length}/100 characters`);
   await expect(contentCount).toHaveText(`${original.content.length}/1000 characters`);
   // Not a buyer of the lamp: no Verified Purchase box, a hint instead.
-  await expect(form.getByText('The Verified Purchase mark is for shoppers who ordered this product.')).toBeVisible();
-  await expect(form.getByRole('checkbox')).toHaveCount(0);
+  await expectNoVerifiedBox(form);
   await expectAccessible(page);
 
   // The checks, in the spec's order: rating, title, content, then the lengths.
@@ -228,21 +185,7 @@ test('My Reviews: view, edit with the checks in order, delete after confirming',
   await expect(message).toHaveCount(0);
 
   // The server's sentence when it gives one; 'Failed to update review' when it cannot be reached.
-  await page.route('**/api/reviews/*', (route) =>
-    route.request().method() === 'PUT'
-      ? route.fulfill({ status: 503, json: { error: 'Reviews are resting for a minute', code: 'unavailable' } })
-      : route.fallback(),
-  );
-  await save.click();
-  await expect(message).toHaveText('Reviews are resting for a minute');
-  await page.unroute('**/api/reviews/*');
-  await page.route('**/api/reviews/*', (route) =>
-    route.request().method() === 'PUT' ? route.abort('failed') : route.fallback(),
-  );
-  await save.click();
-  await expect(message).toHaveText('Failed to update review');
-  await expectAccessible(page);
-  await page.unroute('**/api/reviews/*');
+  await expectWriteFailures(page, ['PUT', '**/api/reviews/*'], save, message, 'Failed to update review');
 
   await save.click();
   const updated = page.getByRole('article', { name: edited.title });

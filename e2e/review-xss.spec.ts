@@ -1,6 +1,7 @@
-import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { PRODUCT_PAGE_REVIEWS_SHOWN, REVIEW_PAGE_SIZE } from '../common/constants.ts';
 import { expectAccessible } from './a11y.ts';
-import { newAccount } from './shopper.ts';
+import { csrfToken, postReview, type Review, registerThroughApi } from './reviews.ts';
 
 // Stored XSS through reviews: every payload below is posted as a review's content and, when it
 // fits in 100 characters, as a title, by ordinary shoppers; then the product page, the reviews
@@ -8,7 +9,8 @@ import { newAccount } from './shopper.ts';
 // and nothing in it may run: no call of the sentinel `__xss`, no dialog, no request to the beacon
 // path, no error thrown, no Content-Security-Policy violation (which would mean markup got into
 // the page and only the policy stopped it). The visitor's pass runs without the policy at all,
-// so the rendering alone has to hold.
+// so the rendering alone has to hold. The payloads are posted through the API (as the storefront
+// does) and each page shows as many of them as it can, so there are few page loads.
 
 const BEACON = '/xss-beacon';
 
@@ -190,9 +192,24 @@ const drafts: Draft[] = payloads.map((content, i) => ({
   title: shortPayloads[i % shortPayloads.length] ?? '<b>title</b>',
   rating: 1 + ((i * 7) % 41) / 10,
 }));
-// One review per user and product: each shopper reviews every product once, at most.
-const chunks: Draft[][] = [];
-for (let i = 0; i < drafts.length; i += products.length) chunks.push(drafts.slice(i, i + products.length));
+
+/**
+ * The payloads in two halves, one test each (they run side by side), each on half of the
+ * products. One review per user and product: a half's payloads are written by several shoppers,
+ * each reviewing every product of the half once at most. The product page shows a product's
+ * newest reviews (3), so the shoppers write in groups of that many, and the product pages are
+ * checked after each group.
+ */
+type Half = { first: number; products: string[]; shoppers: Draft[][] };
+const HALVES = 2;
+const halves: Half[] = Array.from({ length: HALVES }, (_, half) => {
+  const size = Math.ceil(drafts.length / HALVES);
+  const own = products.filter((_, i) => i % HALVES === half);
+  const written = drafts.slice(half * size, (half + 1) * size);
+  const shoppers: Draft[][] = [];
+  for (let i = 0; i < written.length; i += own.length) shoppers.push(written.slice(i, i + own.length));
+  return { first: half * size, products: own, shoppers };
+});
 
 test('the corpus has at least 100 payloads, each posted as content and the short ones as titles', () => {
   expect(payloads.length).toBeGreaterThanOrEqual(100);
@@ -200,38 +217,24 @@ test('the corpus has at least 100 payloads, each posted as content and the short
   for (const p of payloads) expect(length(trimmed(p))).toBeLessThanOrEqual(1000);
   const titles = new Set(drafts.map((d) => d.title));
   for (const p of shortPayloads) expect(titles.has(p)).toBe(true);
+  // Each posted once, a shopper's on different products, and the first page of a product's
+  // reviews (the one rendered on the server) holds all of a half's reviews of it.
+  expect(halves.flatMap((half) => half.shoppers.flat())).toEqual(drafts);
+  for (const half of halves) {
+    for (const written of half.shoppers) expect(written.length).toBeLessThanOrEqual(half.products.length);
+    expect(half.shoppers.length).toBeLessThanOrEqual(REVIEW_PAGE_SIZE);
+  }
 });
 
-type Posted = { id: string; productId: string; title: string; content: string; status: string };
+/** A shopper's browser page, watched for anything that runs, and the reviews they posted. */
+type Shopper = { page: Page; hits: string[]; reviews: Review[] };
 
-async function csrfToken(request: APIRequestContext): Promise<string> {
-  const response = await request.get('/api/auth/csrf-token');
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { token: string }).token;
-}
-
-/** A new shopper, registered and signed in through the API in this browser context. */
-async function registerThroughApi(request: APIRequestContext) {
-  const account = newAccount();
-  const response = await request.post('/api/auth/register', {
-    data: { username: account.username, email: account.email, password: account.password },
-    headers: { 'x-csrf-token': await csrfToken(request) },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return account;
-}
-
-async function postReview(request: APIRequestContext, productId: string, draft: Draft): Promise<Posted> {
-  const response = await request.post('/api/reviews', {
-    data: { productId, rating: draft.rating, title: draft.title, content: draft.content, verified: false },
-    headers: { 'x-csrf-token': await csrfToken(request) },
-  });
-  expect(response.status(), `posting ${JSON.stringify(draft.title)}: ${await response.text()}`).toBe(201);
-  const { review } = (await response.json()) as { review: Posted };
+async function postAsWritten(shopper: Shopper, productId: string, draft: Draft, csrf: string) {
+  const { review } = await postReview(shopper.page.request, productId, draft, { csrf });
   // Stored as written, only trimmed.
   expect(review.title).toBe(trimmed(draft.title));
   expect(review.content).toBe(trimmed(draft.content));
-  return review;
+  shopper.reviews.push(review);
 }
 
 /**
@@ -344,7 +347,7 @@ async function expectInert(page: Page, hits: string[], where: string) {
 }
 
 /** Each review's title and content are shown exactly as written (so as text, not as markup). */
-async function expectShownAsText(page: Page, reviews: Posted[], where: string) {
+async function expectShownAsText(page: Page, reviews: Review[], where: string) {
   const shown = await texts(page);
   const missing = reviews.flatMap((review) =>
     [review.title, review.content].filter((text) => !shown.has(text)).map((text) => `${review.id}: ${text}`),
@@ -358,93 +361,163 @@ async function newShopperContext(browser: Browser) {
   return context;
 }
 
-for (const [index, chunk] of chunks.entries()) {
-  test(`stored payloads ${index * products.length + 1}-${index * products.length + chunk.length} stay text on the product page, My Reviews and the reviews page`, async ({
+/**
+ * Shows the reviews of one product to their authors on a page that lists them all (`open` loads
+ * it for one author, with that author's review to pin, and answers the path). An author sees the
+ * public reviews and their own, so one load shows all the public ones; a review the moderator
+ * held back needs a load of its own author. Each review shown is added to `seen`.
+ */
+async function showToAuthors(
+  written: { review: Review; author: Shopper }[],
+  open: (author: Shopper, review: Review) => Promise<string>,
+  seen: Set<Review>,
+) {
+  let left = written;
+  while (left.length > 0) {
+    const next = left.find((w) => w.review.status !== 'approved') ?? left[0];
+    if (!next) break;
+    const { author, review } = next;
+    const shown = written.filter((w) => w.review.status === 'approved' || w.author === author);
+    const where = await open(author, review);
+    await expectShownAsText(
+      author.page,
+      shown.map((w) => w.review),
+      where,
+    );
+    await expectInert(author.page, author.hits, where);
+    for (const w of shown) seen.add(w.review);
+    left = left.filter((w) => !shown.includes(w));
+  }
+}
+
+for (const half of halves) {
+  const last = half.first + half.shoppers.flat().length;
+  test(`stored payloads ${half.first + 1}-${last} stay text on the product pages, the reviews pages and My Reviews`, async ({
     browser,
   }) => {
     test.setTimeout(300_000);
-    const author = await newShopperContext(browser);
-    const visitor = await newShopperContext(browser);
-    try {
-      const page = await author.newPage();
-      const hits = watch(page);
-      await registerThroughApi(page.request);
-      const posted: Posted[] = [];
-      await test.step('post the payloads', async () => {
-        for (const [i, draft] of chunk.entries()) {
-          const product = products[i];
-          if (!product) throw new Error('more reviews than products in a chunk');
-          posted.push(await postReview(page.request, product, draft));
-        }
-      });
+    const contexts: BrowserContext[] = [];
+    async function newShopper(): Promise<Shopper> {
+      const context = await newShopperContext(browser);
+      contexts.push(context);
+      const page = await context.newPage();
+      return { page, hits: watch(page), reviews: [] };
+    }
+    // axe once on each kind of page (the first load of each).
+    const checked = new Set<string>();
+    async function expectAccessibleOnce(page: Page, kind: string) {
+      if (checked.has(kind)) return;
+      checked.add(kind);
+      await expectAccessible(page);
+    }
+    /** The reviews of one product, each with its author. */
+    const reviewsOf = (shoppers: Shopper[], product: string) =>
+      shoppers.flatMap((author) =>
+        author.reviews.filter((review) => review.productId === product).map((review) => ({ review, author })),
+      );
 
-      await test.step('the product pages, as the author (own reviews show whatever the moderator said)', async () => {
-        for (const [i, review] of posted.entries()) {
-          await page.goto(`/product/${review.productId}`);
-          await settle(page);
-          // The author's review is the newest: among the three the page shows.
-          await expectShownAsText(page, [review], `/product/${review.productId}`);
-          await expectInert(page, hits, `/product/${review.productId}`);
-          if (i === 0) await expectAccessible(page);
+    // The reviews each page showed, to make sure that none was left out.
+    const onProductPages = new Set<Review>();
+    const onReviewsPages = new Set<Review>();
+
+    try {
+      const visitor = await newShopper();
+      await dropCsp(visitor.page);
+      const authors: Shopper[] = [];
+      for (let from = 0; from < half.shoppers.length; from += PRODUCT_PAGE_REVIEWS_SHOWN) {
+        const group: Shopper[] = [];
+        await test.step('a group of shoppers post the payloads through the API', async () => {
+          for (const written of half.shoppers.slice(from, from + PRODUCT_PAGE_REVIEWS_SHOWN)) {
+            const author = await newShopper();
+            await registerThroughApi(author.page.request);
+            const csrf = await csrfToken(author.page.request);
+            for (const [i, draft] of written.entries()) {
+              const product = half.products[i];
+              if (!product) throw new Error('more reviews than products for one shopper');
+              await postAsWritten(author, product, draft, csrf);
+            }
+            group.push(author);
+          }
+          authors.push(...group);
+        });
+
+        await test.step("the product pages: as the authors, and as a visitor without the policy (the group's reviews are the newest)", async () => {
+          for (const product of half.products) {
+            const written = reviewsOf(group, product);
+            if (written.length === 0) continue;
+            const path = `/product/${product}`;
+            await showToAuthors(
+              written,
+              async (author) => {
+                await author.page.goto(path);
+                await settle(author.page);
+                await expectAccessibleOnce(author.page, 'product');
+                return path;
+              },
+              onProductPages,
+            );
+            await visitor.page.goto(path);
+            await settle(visitor.page);
+            const where = `${path} (visitor, no CSP)`;
+            const published = written.filter((w) => w.review.status === 'approved').map((w) => w.review);
+            await expectShownAsText(visitor.page, published, where);
+            await expectInert(visitor.page, visitor.hits, where);
+          }
+        });
+      }
+
+      await test.step('the reviews pages, as the authors, one review pinned to the top and the others below', async () => {
+        for (const product of half.products) {
+          await showToAuthors(
+            reviewsOf(authors, product),
+            async (author, review) => {
+              const path = `/product/${product}/reviews?review=${review.id}`;
+              const response = await author.page.goto(path);
+              expect(response?.status(), `${path} answers (the reviews page exists)`).toBe(200);
+              await settle(author.page);
+              await expect(
+                author.page.getByRole('region', { name: 'Showing specific review' }).getByRole('heading', { level: 3 }),
+              ).toHaveText(review.title);
+              await expectAccessibleOnce(author.page, 'reviews');
+              return path;
+            },
+            onReviewsPages,
+          );
         }
+        const posted = authors.flatMap((author) => author.reviews);
+        expect(posted).toHaveLength(half.shoppers.flat().length);
+        const missing = (seen: Set<Review>) => posted.filter((review) => !seen.has(review)).map((review) => review.id);
+        expect({ productPages: missing(onProductPages), reviewsPages: missing(onReviewsPages) }).toEqual({
+          productPages: [],
+          reviewsPages: [],
+        });
       });
 
       await test.step('My Reviews, loaded and rendered in the browser', async () => {
-        await page.goto('/account?tab=reviews');
-        await settle(page);
-        await expectShownAsText(page, posted, 'My Reviews');
-        await expectInert(page, hits, 'My Reviews');
-        await expectAccessible(page);
-        // The same list rendered by React in the browser (a client navigation between tabs).
-        await page.getByRole('tab', { name: 'Profile' }).click();
-        await page.getByRole('tab', { name: 'My Reviews' }).click();
-        await expect(page.getByRole('heading', { name: 'My reviews' })).toBeVisible();
-        await expectShownAsText(page, posted, 'My Reviews after a client navigation');
-        // The edit form holds the payloads as field values, never as markup.
-        const first = posted[0];
-        if (first) {
-          await page.getByRole('article', { name: first.title }).getByRole('button', { name: 'Edit review' }).click();
-          await expect(page.getByLabel('Title', { exact: true })).toHaveValue(first.title);
-          await expect(page.getByLabel('Review', { exact: true })).toHaveValue(first.content);
-          await page.getByRole('button', { name: 'Cancel' }).click();
-        }
-        await expectInert(page, hits, 'My Reviews after a client navigation');
-      });
-
-      await test.step('the product pages, as a visitor, without the Content-Security-Policy', async () => {
-        const visitorPage = await visitor.newPage();
-        const visitorHits = watch(visitorPage);
-        await dropCsp(visitorPage);
-        for (const review of posted) {
-          await visitorPage.goto(`/product/${review.productId}`);
-          await settle(visitorPage);
-          if (review.status === 'approved') {
-            // Public at once: the newest review of the product (another test may have added one since).
-            const { reviews } = (await (
-              await visitorPage.request.get(`/api/reviews/product/${review.productId}?limit=3`)
-            ).json()) as { reviews: Posted[] };
-            if (reviews.some((r) => r.id === review.id)) {
-              await expectShownAsText(visitorPage, [review], `/product/${review.productId} (visitor)`);
-            }
-          }
-          await expectInert(visitorPage, visitorHits, `/product/${review.productId} (visitor, no CSP)`);
-        }
-      });
-
-      await test.step('the reviews pages, as the author, each review pinned to the top', async () => {
-        for (const [i, review] of posted.entries()) {
-          const path = `/product/${review.productId}/reviews?review=${review.id}`;
-          const response = await page.goto(path);
-          expect(response?.status(), `${path} answers (the reviews page exists)`).toBe(200);
+        for (const { page, hits, reviews } of authors) {
+          await page.goto('/account?tab=reviews');
           await settle(page);
-          await expectShownAsText(page, [review], path);
-          await expectInert(page, hits, path);
-          if (i === 0) await expectAccessible(page);
+          await expectShownAsText(page, reviews, 'My Reviews');
+          await expectInert(page, hits, 'My Reviews');
+          await expectAccessibleOnce(page, 'my-reviews');
+          // The same list rendered by React in the browser (a client navigation between tabs).
+          await page.getByRole('tab', { name: 'Profile' }).click();
+          await page.getByRole('tab', { name: 'My Reviews' }).click();
+          await expect(page.getByRole('heading', { name: 'My reviews' })).toBeVisible();
+          await expectShownAsText(page, reviews, 'My Reviews after a client navigation');
+          // The edit form holds the payloads as field values, never as markup (the newest review is first).
+          const newest = reviews.at(-1);
+          if (newest) {
+            await page.getByRole('article').first().getByRole('button', { name: 'Edit review' }).click();
+            await expect(page.getByLabel('Title', { exact: true })).toHaveValue(newest.title);
+            await expect(page.getByLabel('Review', { exact: true })).toHaveValue(newest.content);
+            await page.getByRole('button', { name: 'Cancel' }).click();
+          }
+          await expectInert(page, hits, 'My Reviews after a client navigation');
         }
       });
     } finally {
-      await author.close();
-      await visitor.close();
+      for (const context of contexts) await context.close();
     }
   });
 }

@@ -1,6 +1,17 @@
-import { type APIRequest, type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from './a11y.ts';
-import { newAccount, register, signIn } from './shopper.ts';
+import {
+  expectNoVerifiedBox,
+  expectWriteFailures,
+  otherShopper,
+  postReview,
+  type Review,
+  registerThroughApi,
+  reviewFormFields,
+  reviewList,
+  unique,
+} from './reviews.ts';
+import { register, signIn } from './shopper.ts';
 
 // Spec (storefront): the reviews list (/product/{slug}/reviews: sort, star filters, a pinned
 // review, the thank-you banner, infinite scroll of 10 a page with an end-of-list message) and the
@@ -8,36 +19,8 @@ import { newAccount, register, signIn } from './shopper.ts';
 // counters, the Verified Purchase box for buyers only). The demo fountain has 70 public reviews;
 // the moon lamp none of 1 star (seed/reviews.ts). Writing uses the meditation cushion.
 
-type Review = { id: string; productId: string; rating: number; title: string; helpful: number; status: string };
-
 const FOUNTAIN = 'desktop-fountain';
 const WRITTEN = 'meditation-cushion';
-const unique = () => Math.random().toString(36).slice(2, 8);
-
-async function csrfToken(request: APIRequestContext): Promise<string> {
-  const response = await request.get('/api/auth/csrf-token');
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { token: string }).token;
-}
-
-/** A shopper registered through the API in a request context of their own (the page stays a visitor). */
-async function registeredElsewhere(api: APIRequest) {
-  const request = await api.newContext({ baseURL: test.info().project.use.baseURL });
-  const account = newAccount();
-  const response = await request.post('/api/auth/register', {
-    data: { username: account.username, email: account.email, password: account.password },
-    headers: { 'x-csrf-token': await csrfToken(request) },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  await request.dispose();
-  return account;
-}
-
-async function reviewList(request: APIRequestContext, slug: string, query = '') {
-  const response = await request.get(`/api/reviews/product/${slug}?${query}`);
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as { reviews: Review[]; pagination: { total: number; pages: number } };
-}
 
 const listItems = (page: Page) => page.getByRole('list', { name: 'Reviews' }).getByRole('listitem');
 const shownCount = (page: Page) => page.getByText(/^Showing \d+ of \d+ reviews$/);
@@ -66,16 +49,11 @@ test('a shopper writes a review: checks in order, counters and limits, no Verifi
   const form = page.getByRole('form', { name: 'Your review' });
   const rating = form.getByLabel('Rating value');
   const slider = form.getByRole('slider', { name: 'Rating slider' });
-  const title = form.getByLabel('Title', { exact: true });
-  const content = form.getByLabel('Review', { exact: true });
+  const { title, content, message, titleCount, contentCount } = reviewFormFields(form);
   const submit = form.getByRole('button', { name: 'Submit Review' });
-  const message = form.getByRole('alert');
-  const titleCount = form.getByText(/^\d+\/100 characters$/);
-  const contentCount = form.getByText(/^\d+\/1000 characters$/);
 
   // No order of the cushion: a hint instead of the box.
-  await expect(form.getByRole('checkbox')).toHaveCount(0);
-  await expect(form.getByText('The Verified Purchase mark is for shoppers who ordered this product.')).toBeVisible();
+  await expectNoVerifiedBox(form);
   await expect(titleCount).toHaveText('0/100 characters');
   await expect(contentCount).toHaveText('0/1000 characters');
   await expect(slider).toHaveAttribute('aria-valuetext', 'No rating selected');
@@ -131,21 +109,7 @@ test('a shopper writes a review: checks in order, counters and limits, no Verifi
   await expect(message).toHaveCount(0);
 
   // The server's sentence when it gives one; 'Failed to submit review' when it cannot be reached.
-  await page.route('**/api/reviews', (route) =>
-    route.request().method() === 'POST'
-      ? route.fulfill({ status: 503, json: { error: 'Reviews are resting for a minute', code: 'unavailable' } })
-      : route.fallback(),
-  );
-  await submit.click();
-  await expect(message).toHaveText('Reviews are resting for a minute');
-  await page.unroute('**/api/reviews');
-  await page.route('**/api/reviews', (route) =>
-    route.request().method() === 'POST' ? route.abort('failed') : route.fallback(),
-  );
-  await submit.click();
-  await expect(message).toHaveText('Failed to submit review');
-  await expectAccessible(page);
-  await page.unroute('**/api/reviews');
+  await expectWriteFailures(page, ['POST', '**/api/reviews'], submit, message, 'Failed to submit review');
 
   const posted = page.waitForResponse(
     (response) => response.url().endsWith('/api/reviews') && response.request().method() === 'POST',
@@ -179,25 +143,13 @@ test('a shopper writes a review: checks in order, counters and limits, no Verifi
 
 test('a review is pinned on top by its id, with a clear button', async ({ page }) => {
   // A shopper signed in through the API of the page's own context, who posts a review there.
-  const account = newAccount();
-  const registered = await page.request.post('/api/auth/register', {
-    data: { username: account.username, email: account.email, password: account.password },
-    headers: { 'x-csrf-token': await csrfToken(page.request) },
-  });
-  expect(registered.status(), await registered.text()).toBe(201);
+  await registerThroughApi(page.request);
   const reviewTitle = `Keeps my back straight ${unique()}`;
-  const posted = await page.request.post('/api/reviews', {
-    data: {
-      productId: WRITTEN,
-      rating: 4.2,
-      title: reviewTitle,
-      content: 'Firm buckwheat fill, a cover that washes well.\nTwenty minutes each morning without fidgeting.',
-      verified: false,
-    },
-    headers: { 'x-csrf-token': await csrfToken(page.request) },
+  const { review } = await postReview(page.request, WRITTEN, {
+    rating: 4.2,
+    title: reviewTitle,
+    content: 'Firm buckwheat fill, a cover that washes well.\nTwenty minutes each morning without fidgeting.',
   });
-  expect(posted.status(), await posted.text()).toBe(201);
-  const { review } = (await posted.json()) as { review: Review };
 
   // The review pinned by its id, on top and labelled, with a clear button.
   await page.goto(`/product/${WRITTEN}/reviews?review=${review.id}`);
@@ -339,10 +291,8 @@ test('scrolling loads 10 more at a time, with a loading state, until the end-of-
   await expect(page.getByRole('button', { name: 'Load more reviews' })).toHaveCount(0);
   // Every review once.
   const titles = await listItems(page).getByRole('heading', { level: 3 }).allTextContents();
-  const ids = await page.request
-    .get(`/api/reviews/product/${FOUNTAIN}?limit=100`)
-    .then(async (response) => ((await response.json()) as { reviews: Review[] }).reviews.map((r) => r.title));
-  expect(titles.sort()).toEqual(ids.sort());
+  const { reviews: all } = await reviewList(page.request, FOUNTAIN, 'limit=100');
+  expect(titles.sort()).toEqual(all.map((r) => r.title).sort());
   await expectAccessible(page);
 });
 
@@ -376,7 +326,9 @@ test('without IntersectionObserver, the Load more button pages by keyboard and r
 });
 
 test("a visitor's Post a Review goes to sign in and on to the form", async ({ page, playwright }) => {
-  const account = await registeredElsewhere(playwright.request);
+  // Registered through the API in a request context of its own: the page stays a visitor.
+  const { request, account } = await otherShopper(playwright.request);
+  await request.dispose();
   await page.goto(`/product/${WRITTEN}/reviews`);
   await page.getByRole('link', { name: 'Post a Review' }).click();
   await expect(page).toHaveURL(`/login?redirect=${encodeURIComponent(`/product/${WRITTEN}/review/new`)}`);
@@ -386,9 +338,18 @@ test("a visitor's Post a Review goes to sign in and on to the form", async ({ pa
   await expect(page.getByRole('form', { name: 'Your review' })).toBeVisible();
   await page.getByRole('link', { name: '← Back to reviews' }).click();
   await expect(page).toHaveURL(`/product/${WRITTEN}/reviews`);
-  // Signed in, the button leads straight to the form.
+  // Signed in, the button leads straight to the form, saying so while the page checks the session
+  // (its data answers a little late here, so the message can be seen).
+  await page.route('**/review/new.data*', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.fallback();
+  });
   await page.getByRole('link', { name: 'Post a Review' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Checking authentication...' })).toBeVisible();
   await expect(page).toHaveURL(`/product/${WRITTEN}/review/new`);
+  await expect(page.getByRole('form', { name: 'Your review' })).toBeVisible();
+  await expect(page.getByText('Checking authentication...')).toHaveCount(0);
+  await page.unroute('**/review/new.data*');
 
   // The write page itself, opened by a visitor, asks to sign in first (coming back afterwards).
   const visitor = await page.context().browser()?.newPage();

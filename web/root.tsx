@@ -70,8 +70,11 @@ function useScrollToTopOnPathChange() {
   }, [pathname]);
 }
 
-/** Paths whose loaders check the session (spec: 'Checking authentication...' while that runs). */
-const GUARDED = /^\/(account|admin)(\/|$)/;
+/**
+ * Paths whose loaders check the session (spec: 'Checking authentication...' while that runs): the
+ * account, the back office and the write-review page (/product/{slug}/review/new).
+ */
+const GUARDED = /^\/(?:(?:account|admin)(?:\/|$)|product\/[^/]+\/review\/new\/?$)/;
 
 export default function App({ loaderData }: Route.ComponentProps) {
   useScrollToTopOnPathChange();
