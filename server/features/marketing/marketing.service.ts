@@ -2,13 +2,12 @@ import { and, desc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { BestSeller, FlashSale } from '#common/contracts/marketing.ts';
 import type { Db } from '#server/db/client.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
+import { paidStatuses } from '#server/features/orders/order-status.ts';
 import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
 import { notFound } from '#server/http/errors.ts';
 import { sales } from './marketing.tables.ts';
 
 const BEST_SELLER_DAYS = 30;
-/** Orders that were paid: everything but those awaiting payment and those cancelled. */
-export const paidStatuses = ['processing', 'shipped', 'delivered', 'completed'] as const;
 
 type Sale = typeof sales.$inferSelect;
 

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, or } from 'drizzle-orm';
 import type { CustomerOrder } from '#common/contracts/orders.ts';
 import type { Db } from '#server/db/client.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
-import { paidStatuses } from '#server/features/marketing/marketing.service.ts';
+import { paidStatuses } from './order-status.ts';
 import { orderItems, orders } from './orders.tables.ts';
 
 export function createOrdersService({ db }: { db: Db }) {
