@@ -3,17 +3,10 @@ import type { Review } from '#common/contracts/reviews.ts';
 import { Stars } from '#web/storefront/catalog/stars.tsx';
 import { HelpfulButton } from '#web/storefront/reviews/helpful-button.tsx';
 import { ModerationStatus } from '#web/storefront/reviews/moderation-status.tsx';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  timeZone: 'UTC',
-});
+import { ReviewDate, ReviewText, VerifiedBadge } from '#web/storefront/reviews/review-parts.tsx';
 
 /**
- * One review. Its texts are rendered as text only (never as HTML, never linkified): a review is
- * what a stranger typed. The compact variant (the home page's scroller, whose second copy is
+ * One review, its texts as text only (ReviewText). The compact variant (the home page's scroller, whose second copy is
  * hidden from screen readers) has no controls; the others offer "Helpful", except on the viewer's
  * own review and on one that is not public (which cannot be voted for).
  */
@@ -26,23 +19,12 @@ export function ReviewCard({ review, compact = false }: { review: Review; compac
         <Stars rating={review.rating} />
         <div className="flex flex-wrap justify-end gap-1.5">
           {compact ? null : <ModerationStatus review={review} />}
-          {review.verified ? (
-            <span className="rounded-full bg-sage-50 px-2 py-0.5 text-xs font-medium text-sage-700">
-              Verified Purchase
-            </span>
-          ) : null}
+          <VerifiedBadge review={review} />
         </div>
       </div>
-      <h3 id={titleId} className="mt-2 font-semibold break-words text-stone-900">
-        {review.title}
-      </h3>
-      <p
-        className={`mt-1 text-sm leading-6 break-words whitespace-pre-line text-stone-700 ${compact ? 'line-clamp-4' : ''}`}
-      >
-        {review.content}
-      </p>
+      <ReviewText review={review} titleId={titleId} clamp={compact} />
       <p className="mt-3 text-xs text-stone-600">
-        {review.customerName} · <time dateTime={review.createdAt}>{dateFormat.format(new Date(review.createdAt))}</time>
+        {review.customerName} · <ReviewDate review={review} />
         {!compact && !votable && review.helpful > 0 ? ` · ${review.helpful} found this helpful` : ''}
       </p>
       {votable ? (

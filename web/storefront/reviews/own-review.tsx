@@ -6,18 +6,13 @@ import { Notice } from '#web/storefront/account/form-fields.tsx';
 import { Stars } from '#web/storefront/catalog/stars.tsx';
 import { ModerationStatus } from './moderation-status.tsx';
 import { ReviewEditor } from './review-editor.tsx';
+import { ReviewDate, ReviewText, VerifiedBadge } from './review-parts.tsx';
 
 export type OwnReviewData = Review & { productTitle: string };
 
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this review?';
 export const DELETE_FAILED = 'Failed to delete review';
 
-const dateFormat = new Intl.DateTimeFormat('en-US', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  timeZone: 'UTC',
-});
 const button = 'rounded-full px-4 py-1.5 text-sm font-medium';
 
 /**
@@ -92,18 +87,11 @@ export function OwnReview({
         <Stars rating={review.rating} />
         <span className="text-sm text-stone-700">{review.rating.toFixed(1)}</span>
         <span className="text-sm text-stone-600">
-          · <time dateTime={review.createdAt}>{dateFormat.format(new Date(review.createdAt))}</time>
+          · <ReviewDate review={review} />
         </span>
-        {review.verified ? (
-          <span className="rounded-full bg-sage-50 px-2 py-0.5 text-xs font-medium text-sage-700">
-            Verified Purchase
-          </span>
-        ) : null}
+        <VerifiedBadge review={review} />
       </div>
-      <h3 id={titleId} className="mt-2 font-semibold break-words text-stone-900">
-        {review.title}
-      </h3>
-      <p className="mt-1 text-sm leading-6 break-words whitespace-pre-line text-stone-700">{review.content}</p>
+      <ReviewText review={review} titleId={titleId} />
       <div className="mt-4 flex flex-wrap gap-2">
         <button
           ref={editButton}
