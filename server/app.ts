@@ -17,6 +17,8 @@ import type { AiProvider } from '#server/adapters/ai/ai-provider.ts';
 import { createAi } from '#server/adapters/ai/create-ai.ts';
 import { createMailer } from '#server/adapters/email/create-mailer.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
+import { createPaymentProcessor } from '#server/adapters/payments/create-payment-processor.ts';
+import type { PaymentProcessor } from '#server/adapters/payments/payment-processor.ts';
 import { createDiskObjectStorage, MEDIA_PREFIX } from '#server/adapters/storage/disk-object-storage.ts';
 import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import type { Config } from '#server/config.ts';
@@ -26,6 +28,8 @@ import { createAccountsService } from '#server/features/accounts/accounts.servic
 import { createSessionStore, SESSION_COOKIE } from '#server/features/accounts/sessions.ts';
 import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
+import { checkoutRoutes, paymentWebhookRoutes } from '#server/features/checkout/checkout.routes.ts';
+import { createCheckoutService } from '#server/features/checkout/checkout.service.ts';
 import { createDomainEvents } from '#server/features/events/domain-events.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
 import { createMarketingService } from '#server/features/marketing/marketing.service.ts';
@@ -60,6 +64,8 @@ export type AppDeps = {
   redis?: Redis | null;
   /** Structured answers for the review overview and moderation; by default as configured (AI_BASE_URL or built-in). */
   ai?: AiProvider;
+  /** Card payments; by default as configured (Stripe keys, or the built-in test processor). */
+  payments?: PaymentProcessor;
   /** How pages are served; null for an API-only app (most API tests). */
   web?: WebMode | null;
   /** The background jobs that requests hand work to (main.ts attaches the durable queue). */
@@ -137,6 +143,25 @@ export async function buildApp(deps: AppDeps) {
     jobs: deps.jobs,
     hasPurchased: (userId, productId) => orders.hasPurchased(userId, productId),
   });
+  const checkout = createCheckoutService({
+    db,
+    processor:
+      deps.payments ??
+      createPaymentProcessor(
+        { db },
+        {
+          stripeSecretKey: config.stripe?.secretKey,
+          stripePublishableKey: config.stripe?.publishableKey,
+          stripeWebhookSecret: config.stripe?.webhookSecret,
+        },
+      ),
+    settings,
+    events,
+    jobs: deps.jobs,
+    mailer,
+    publicUrl: config.publicUrl,
+    log: (message, error) => app.log.error({ err: error }, message),
+  });
   // Hot public reads, dropped whenever the shop changes (the events the back office's stream carries).
   const cache = createPublicCache();
   events.subscribe(() => cache.invalidate());
@@ -181,6 +206,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(healthRoutes, { db });
   await app.register(mediaRoutes, { storage });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
+  await app.register(paymentWebhookRoutes, { checkout });
 
   await app.register(async (api) => {
     csrf.protect(api);
@@ -192,6 +218,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(reviewsRoutes, { reviews, cache });
     await api.register(marketingRoutes, { marketing, cache });
     await api.register(ordersRoutes, { orders });
+    await api.register(checkoutRoutes, { checkout });
     api.all('/api/*', async (_request, reply) => sendError(reply, 404, { error: 'Not found', code: 'not_found' }));
   });
 

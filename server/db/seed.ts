@@ -6,8 +6,9 @@
  */
 import { count, eq } from 'drizzle-orm';
 import type { PgInsertValue, PgTable } from 'drizzle-orm/pg-core';
-import { dollarsToCents, effectivePrice } from '#common/money.ts';
-import { salesTax } from '#common/tax.ts';
+import { dollarsToCents } from '#common/money.ts';
+import { type Discount, type PricingLine, priceCart } from '#common/pricing.ts';
+import { settingsDefaults } from '#common/settings-defaults.ts';
 import { renderProductArt } from '#seed/art/render-art.ts';
 import { seedProducts } from '#seed/catalog.ts';
 import { seedCategories } from '#seed/categories.ts';
@@ -71,7 +72,7 @@ export async function seedDemoContent({
     const products = await insertProducts(ctx, categoryIds, images);
     const customers = await insertCustomers(ctx);
     await insertReviews(ctx, products, customers);
-    const orderStats = await insertOrders(ctx, products, customers);
+    const orderStats = await insertOrders(ctx, products, customers, categoryIds);
     await insertSales(ctx, products, categoryIds, orderStats);
     await insertNewsletter(ctx, customers);
     await insertPageViews(ctx, products, orderStats.sessionsByDay);
@@ -316,10 +317,20 @@ type PlannedOrder = {
   lines: { product: SeededProduct; variant: SeededProduct['variants'][number]; quantity: number }[];
 };
 
+/** The Welcome Offer sale of insertSales as a coupon: 10% off every line not already on sale. */
+const welcomeOffer: Discount = {
+  code: 'WELCOME10',
+  kind: 'percentage',
+  value: 10,
+  scope: { type: 'global', targetId: null },
+  minimumPurchase: 0,
+};
+
 async function insertOrders(
   { tx, random, daysAgo, now }: SeedContext,
   products: Map<string, SeededProduct>,
   customers: Map<string, Customer>,
+  categoryIds: Map<string, string>,
 ): Promise<OrderStats> {
   const catalogue = [...products.values()];
   const weighted = catalogue.flatMap((product) => Array.from({ length: product.seed.popularity }, () => product));
@@ -396,27 +407,36 @@ async function insertOrders(
     if (createdAt > now) createdAt.setTime(now.getTime() - random.int(5, 60) * 60_000);
     const person = plan.customer ?? plan.guest;
     if (!person) return;
-    const lineTotals = plan.lines.map((line) => {
-      const unitPrice = effectivePrice(line.variant.price, line.variant.salePrice);
-      return { ...line, unitPrice, onSale: line.variant.salePrice !== null };
+    // Priced as the checkout prices a cart; a few shoppers entered the welcome code.
+    const codes = random.chance(0.12) ? ['WELCOME10'] : [];
+    const pricingLines = plan.lines.map(
+      (line): PricingLine => ({
+        key: `${line.product.id}:${line.variant.skuId}`,
+        productId: line.product.id,
+        categoryIds: line.product.seed.categories.flatMap((name) => categoryIds.get(name) ?? []),
+        skuId: line.variant.skuId,
+        title: line.product.seed.title,
+        quantity: line.quantity,
+        price: line.variant.price,
+        salePrice: line.variant.salePrice,
+      }),
+    );
+    const priced = priceCart({
+      lines: pricingLines,
+      discounts: [welcomeOffer],
+      codes,
+      settings: settingsDefaults,
+      address: { country: 'US', state: person.city.state },
     });
-    const subtotal = lineTotals.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
-    // A few shoppers used the welcome code; it takes 10% off lines that are not already on sale.
-    let discount = 0;
-    const discountCodes: string[] = [];
-    if (random.chance(0.12)) {
-      discount = lineTotals
-        .filter((l) => !l.onSale)
-        .reduce((sum, l) => sum + Math.round(l.unitPrice * l.quantity * 0.1), 0);
-      if (discount > 0) {
-        discountCodes.push('WELCOME10');
-        stats.welcomeUses++;
-      }
-    }
-    const taxable = subtotal - discount;
-    const shipping = taxable >= 5000 ? 0 : 499;
-    const tax = salesTax(taxable, 'US', person.city.state);
-    const total = taxable + shipping + tax;
+    const { subtotal, discount, tax, processingFee, total } = priced;
+    const shipping = priced.shipping ?? 0;
+    // A refused code (every line already on sale) is not kept on the order.
+    const discountCodes = codes.filter((code) => !priced.refused.some((r) => r.code === code));
+    stats.welcomeUses += discountCodes.length;
+    const lineTotals = plan.lines.map((line, i) => ({
+      ...line,
+      unitPrice: (priced.lines[i] as (typeof priced.lines)[number]).unitPrice,
+    }));
     const cancelled = random.chance(0.03);
     const status = cancelled
       ? 'cancelled'
@@ -450,7 +470,7 @@ async function insertOrders(
       discount,
       shipping,
       tax,
-      fee: 0,
+      fee: processingFee,
       total,
       supplierCost,
       shippingAddress: address,
@@ -486,7 +506,7 @@ async function insertOrders(
       providerPaymentId: `pi_seed_${id}`,
       status: cancelled ? 'canceled' : 'succeeded',
       amount: total,
-      breakdown: { subtotal, discount, shipping, tax, processingFee: 0, total, currency: 'USD' },
+      breakdown: { subtotal, discount, shipping: priced.shipping, tax, processingFee, total, currency: 'USD' },
       cart: {
         items: lineTotals.map((l) => ({
           productId: l.product.id,

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, expect, onTestFinished } from 'vitest';
 import type { MailMessage } from '#server/adapters/email/mailer.ts';
 import { createOutboxMailer } from '#server/adapters/email/outbox-mailer.ts';
+import type { PaymentProcessor } from '#server/adapters/payments/payment-processor.ts';
 import { createDiskObjectStorage } from '#server/adapters/storage/disk-object-storage.ts';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
@@ -24,6 +25,7 @@ export async function buildTestApp({
   redis = null,
   logStream,
   jobs: givenJobs,
+  payments,
 }: {
   web?: WebMode | null;
   database?: Database;
@@ -34,6 +36,8 @@ export async function buildTestApp({
   logStream?: { write(line: string): void };
   /** A jobs registry the test sets up itself; by default work runs in this process right after each request. */
   jobs?: Jobs;
+  /** A payment processor made from the test's database (Stripe against its stand-in); by default the built-in one. */
+  payments?: (database: Database) => PaymentProcessor;
 } = {}) {
   const db = database ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/stillwater-test-data', ...env });
@@ -59,6 +63,7 @@ export async function buildTestApp({
       },
     },
     ...(logStream ? { logStream } : {}),
+    ...(payments ? { payments: payments(db) } : {}),
   });
   await app.ready();
   const close = async () => {

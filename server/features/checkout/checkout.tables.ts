@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { PaymentBreakdown } from '#common/contracts/checkout.ts';
 import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
 import { orders } from '#server/features/orders/orders.tables.ts';
@@ -20,6 +20,8 @@ export type PricedCart = {
   newsletter: boolean;
   shipping: unknown;
   billing: unknown;
+  /** The signed-in shopper who checked out; null or absent for a guest. */
+  userId?: string | null;
 };
 
 export const payments = pgTable(
@@ -37,6 +39,9 @@ export const payments = pgTable(
     breakdown: jsonb().$type<PaymentBreakdown>().notNull(),
     cart: jsonb().$type<PricedCart>().notNull(),
     orderId: text().references(() => orders.id, { onDelete: 'set null' }),
+    /** The card that paid: its brand and last four digits only. */
+    cardBrand: text(),
+    cardLast4: text(),
     failureCode: text(),
     failureMessage: text(),
     createdAt: createdAt(),
@@ -47,4 +52,16 @@ export const payments = pgTable(
     uniqueIndex('payments_order_key').on(t.orderId),
     index('payments_created_idx').on(t.createdAt),
   ],
+);
+
+/** Provider webhook events already acted on: a delivery that comes again is answered and ignored. */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text().notNull(),
+    eventId: text().notNull(),
+    type: text().notNull(),
+    receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] }), index('payment_events_received_idx').on(t.receivedAt)],
 );

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { BestSeller, FlashSale } from '#common/contracts/marketing.ts';
+import { discountedPrice } from '#common/pricing.ts';
 import type { Db } from '#server/db/client.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
 import { paidStatuses } from '#server/features/orders/order-status.ts';
@@ -11,16 +12,9 @@ const BEST_SELLER_DAYS = 30;
 
 type Sale = typeof sales.$inferSelect;
 
-/** The price a sale gives a product or variant priced `price` (never below zero or above the price). */
+/** The price a sale gives a product or variant priced `price` (common/pricing.ts: the one place prices are computed). */
 export function salePriceOf(sale: Pick<Sale, 'discountType' | 'discountValue'>, price: number): number {
-  switch (sale.discountType) {
-    case 'percentage':
-      return Math.max(0, Math.round(price * (1 - Math.min(100, sale.discountValue) / 100)));
-    case 'fixed_amount':
-      return Math.max(0, price - sale.discountValue);
-    case 'fixed_price':
-      return Math.min(price, sale.discountValue);
-  }
+  return discountedPrice({ kind: sale.discountType, value: sale.discountValue }, price);
 }
 
 export function createMarketingService({ db }: { db: Db }) {

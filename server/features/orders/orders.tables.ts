@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgSequence, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Address } from '#common/contracts/orders.ts';
 import { orderStatuses } from '#common/contracts/orders.ts';
 import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
@@ -7,6 +7,9 @@ import { users } from '#server/features/accounts/accounts.tables.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
 
 export const orderChannels = ['web', 'tiktok-shop'] as const;
+
+/** The numbers of new orders (SW-100001 on): above the demo shop's, and never handed out twice. */
+export const orderNumbers = pgSequence('order_number_seq', { startWith: 100_001 });
 
 export const orders = pgTable(
   'orders',

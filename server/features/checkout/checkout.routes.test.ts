@@ -1,0 +1,310 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { describe, expect, test } from 'vitest';
+import { paymentErrorMessage } from '#common/payment-errors.ts';
+import { refusalMessage } from '#common/pricing.ts';
+import { salesTax } from '#common/tax.ts';
+import { localTestPayments } from '#server/adapters/payments/local-test-processor.tables.ts';
+import { products, skuVariants } from '#server/features/catalog/catalog.tables.ts';
+import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
+import { buildTestApp } from '#server/testing/test-app.ts';
+import { testClient } from '#server/testing/test-client.ts';
+import { payments } from './checkout.tables.ts';
+
+const { app, database, mailbox, jobsDone } = await buildTestApp();
+const { db } = database;
+let counter = 0;
+const address = () => `10.70.${Math.floor(++counter / 200)}.${counter % 200}`;
+const shopper = () => testClient(app, { remoteAddress: address() });
+
+const home = {
+  name: 'Ada Calm',
+  street: '1 Quiet Lane',
+  line2: '',
+  city: 'Sacramento',
+  state: 'CA',
+  zipCode: '95814',
+  country: 'US',
+};
+const card = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2035, cvc: '123', name: 'Ada Calm' };
+
+/** A product with no variants and plenty of stock, at its sale price if any. */
+async function simpleProduct() {
+  const rows = await db.select().from(products).where(eq(products.status, 'active'));
+  const withVariants = new Set((await db.select({ id: skuVariants.productId }).from(skuVariants)).map((v) => v.id));
+  const product = rows.find((p) => !withVariants.has(p.id) && p.stock > 20);
+  if (product) return product;
+  // Every demo product has options: use one with a single active one (chosen implicitly).
+  for (const p of rows) {
+    const own = await db.select().from(skuVariants).where(eq(skuVariants.productId, p.id));
+    const active = own.filter((v) => v.isActive);
+    if (active.length === 1 && (active[0]?.stock ?? 0) > 20 && p.stock > 20) return p;
+  }
+  throw new Error('the seed has no product to buy simply');
+}
+
+async function variantProduct() {
+  const [row] = await db
+    .select({ product: products, variant: skuVariants })
+    .from(skuVariants)
+    .innerJoin(products, eq(products.id, skuVariants.productId))
+    .where(and(eq(products.status, 'active'), eq(skuVariants.isActive, true)))
+    .limit(1);
+  if (!row) throw new Error('the seed has no variants');
+  return row;
+}
+
+type Intent = {
+  id: string;
+  clientSecret: string;
+  breakdown: Record<string, number | null>;
+  refusedCodes: { code: string; message: string }[];
+  lines: { key: string; unitPrice: number }[];
+};
+
+async function intent(browser: ReturnType<typeof shopper>, body: Record<string, unknown>) {
+  const response = await browser.post('/api/create-or-update-payment-intent', { metaVersion: 2, ...body });
+  return response;
+}
+
+/** Add to cart → intent → card → complete, as the checkout modal does. */
+async function checkout(browser: ReturnType<typeof shopper>, items: unknown[], extra: Record<string, unknown> = {}) {
+  const created = await intent(browser, { items, email: 'ada@example.com', shipping: home, ...extra });
+  if (created.statusCode !== 200) return { created, completed: null };
+  const { id, clientSecret } = created.json() as Intent;
+  const confirmed = await browser.post('/api/payments/test-card/confirm', { clientSecret, card });
+  if (confirmed.statusCode !== 200) return { created, confirmed, completed: null };
+  const completed = await browser.post('/api/checkout/complete', { paymentIntentId: id });
+  return { created, confirmed, completed, id };
+}
+
+describe('POST /api/create-or-update-payment-intent', () => {
+  test('prices from the database, whatever the client says; shipping N/A until the address is complete', async () => {
+    const product = await simpleProduct();
+    const unit = product.salePrice ?? product.price;
+    const browser = shopper();
+    const noAddress = await intent(browser, { items: [{ id: product.slug, quantity: 2, price: 1 }] });
+    expect(noAddress.statusCode).toBe(200);
+    const first = noAddress.json() as Intent;
+    expect(first.id).toMatch(/^pi_local_/);
+    expect(first.clientSecret.startsWith(`${first.id}_secret_`)).toBe(true);
+    expect(first.breakdown).toMatchObject({ subtotal: 2 * unit, discount: 0, shipping: null, tax: 0 });
+
+    const withAddress = (
+      await intent(browser, {
+        items: [{ id: product.slug, quantity: 2 }],
+        shipping: home,
+        reason: 'shipping_update',
+        paymentIntentId: first.id,
+      })
+    ).json() as Intent;
+    // The same payment, updated.
+    expect(withAddress.id).toBe(first.id);
+    const tax = salesTax(2 * unit, 'US', 'CA');
+    const shipping = 2 * unit >= 5000 ? 0 : 499;
+    expect(withAddress.breakdown).toEqual({
+      subtotal: 2 * unit,
+      discount: 0,
+      shipping,
+      tax,
+      processingFee: 0,
+      fee: 0,
+      total: 2 * unit + shipping + tax,
+      currency: 'USD',
+    });
+    const [stored] = await db.select().from(localTestPayments).where(eq(localTestPayments.id, first.id));
+    expect(stored?.amount).toBe(2 * unit + shipping + tax);
+    const retrieved = await browser.get(
+      `/api/retrieve-payment-intent?clientSecret=${encodeURIComponent(withAddress.clientSecret)}`,
+    );
+    expect(retrieved.json().breakdown).toEqual(withAddress.breakdown);
+    expect(retrieved.headers['cache-control']).toBe('private, no-store');
+  });
+
+  test('a code that improves nothing is refused with the spec message; an unknown secret is a 404', async () => {
+    const product = await simpleProduct();
+    const browser = shopper();
+    const answer = (
+      await intent(browser, { items: [{ id: product.id, quantity: 1 }], discountCodes: [' nothing-off '] })
+    ).json() as Intent;
+    expect(answer.refusedCodes).toEqual([
+      { code: 'NOTHING-OFF', message: refusalMessage('NOTHING-OFF', product.title) },
+    ]);
+    expect(answer.breakdown.discount).toBe(0);
+    const wrong = await browser.get(`/api/retrieve-payment-intent?clientSecret=${answer.id}_secret_wrong`);
+    expect(wrong.statusCode).toBe(404);
+  });
+
+  test.each([
+    [{ items: [] }, 'items'],
+    [{ items: [{ id: 'no-such-product', quantity: 1 }] }, 'items.0.id'],
+    [{ items: [{ id: 'x', quantity: 0 }] }, 'items.0.quantity'],
+    [{ items: [{ id: 'x', quantity: 1.5 }] }, 'items.0.quantity'],
+    [{ items: [{ id: 'x', quantity: '1' }] }, 'items.0.quantity'],
+    [{ metaVersion: 1 }, 'metaVersion'],
+    [{ reason: 'because' }, 'reason'],
+    [{ discountCodes: 'WELCOME10' }, 'discountCodes'],
+  ])('bad input %o gets 400 naming %s, and no payment is made', async (body, field) => {
+    const before = await db.select({ id: localTestPayments.id }).from(localTestPayments);
+    const response = await intent(shopper(), { items: [{ id: 'x', quantity: 1 }], ...body });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().field).toBe(field);
+    expect(await db.select({ id: localTestPayments.id }).from(localTestPayments)).toHaveLength(before.length);
+  });
+
+  test('more than in stock, an unknown option and a missing CSRF token are refused', async () => {
+    const { product, variant } = await variantProduct();
+    const browser = shopper();
+    await db.update(skuVariants).set({ stock: 5 }).where(eq(skuVariants.id, variant.id));
+    const tooMany = await intent(browser, { items: [{ id: product.id, skuId: variant.skuId, quantity: 6 }] });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json()).toMatchObject({
+      field: 'items.0.quantity',
+      error: `Only 5 of ${product.title} left in stock`,
+    });
+    const option = await intent(browser, { items: [{ id: product.id, skuId: 'no-such-sku', quantity: 1 }] });
+    expect(option.json()).toMatchObject({ field: 'items.0.skuId' });
+    const noToken = await browser.post(
+      '/api/create-or-update-payment-intent',
+      { metaVersion: 2, items: [{ id: product.id, quantity: 1 }] },
+      { csrf: false },
+    );
+    expect(noToken.statusCode).toBe(403);
+  });
+});
+
+describe('paying', () => {
+  test('4242 pays: one order with its lines, stock taken, payment captured, confirmation mailed, in Order History', async () => {
+    const { product, variant } = await variantProduct();
+    const browser = shopper();
+    const id = `${Date.now().toString(36)}${++counter}`;
+    const registered = await browser.post('/api/auth/register', {
+      username: `buyer_${id}`,
+      email: `buyer.${id}@example.com`,
+      password: 'Quiet-Water-42',
+    });
+    expect(registered.statusCode).toBe(201);
+    const stockBefore = variant.stock;
+    const result = await checkout(browser, [{ id: product.slug, skuId: variant.skuId, quantity: 2 }], {
+      email: `buyer.${id}@example.com`,
+    });
+    expect(result.completed?.statusCode).toBe(200);
+    const done = result.completed?.json() as { reference: string; orderNumber: string; total: number };
+    expect(done.orderNumber).toMatch(/^SW-1\d{5}$/);
+    const [order] = await db.select().from(orders).where(eq(orders.id, done.reference));
+    expect(order).toMatchObject({ status: 'processing', total: done.total, email: `buyer.${id}@example.com` });
+    const lines = await db.select().from(orderItems).where(eq(orderItems.orderId, done.reference));
+    expect(lines).toMatchObject([{ productId: product.id, skuId: variant.skuId, quantity: 2 }]);
+    const [after] = await db.select().from(skuVariants).where(eq(skuVariants.id, variant.id));
+    expect(after?.stock).toBe(stockBefore - 2);
+    const [processor] = await db
+      .select()
+      .from(localTestPayments)
+      .where(eq(localTestPayments.id, result.id ?? ''));
+    expect(processor?.status).toBe('succeeded');
+    const [payment] = await db.select().from(payments).where(eq(payments.orderId, done.reference));
+    expect(payment).toMatchObject({ status: 'succeeded', cardBrand: 'visa', cardLast4: '4242' });
+    await jobsDone();
+    expect(mailbox.find((mail) => mail.to === `buyer.${id}@example.com`)?.subject).toContain(done.orderNumber);
+    const history = (await browser.get('/api/orders/user')).json().orders;
+    expect(history[0]).toMatchObject({ id: done.reference, orderNumber: done.orderNumber });
+    const purchased = (await browser.get(`/api/orders/user/product/${product.slug}/purchased`)).json();
+    expect(purchased).toEqual({ purchased: true });
+    // Completing again answers the same order.
+    const again = await browser.post('/api/checkout/complete', { paymentIntentId: result.id });
+    expect(again.json()).toEqual(done);
+  });
+
+  test.each([
+    ['4000 0000 0000 0002', 'generic_decline'],
+    ['4000 0000 0000 1018', 'card_declined'],
+    ['4000 0000 0000 1026', 'do_not_honor'],
+    ['4000 0000 0000 1034', 'transaction_not_allowed'],
+    ['4000 0000 0000 1042', 'restricted_card'],
+    ['4000 0027 6000 3184', 'authentication_required'],
+  ])('%s is declined with the message for %s; no order', async (number, code) => {
+    const product = await simpleProduct();
+    const browser = shopper();
+    const created = (
+      await intent(browser, { items: [{ id: product.id, quantity: 1 }], shipping: home })
+    ).json() as Intent;
+    const declined = await browser.post('/api/payments/test-card/confirm', {
+      clientSecret: created.clientSecret,
+      card: { ...card, number },
+    });
+    expect(declined.statusCode).toBe(402);
+    expect(declined.json()).toMatchObject({ code, error: paymentErrorMessage(code) });
+    const complete = await browser.post('/api/checkout/complete', { paymentIntentId: created.id });
+    expect(complete.statusCode).toBe(409);
+    expect(await db.select().from(payments).where(eq(payments.providerPaymentId, created.id))).toMatchObject([
+      { orderId: null },
+    ]);
+  });
+
+  test('a real card number is refused in test mode', async () => {
+    const product = await simpleProduct();
+    const browser = shopper();
+    const created = (await intent(browser, { items: [{ id: product.id, quantity: 1 }] })).json() as Intent;
+    const refused = await browser.post('/api/payments/test-card/confirm', {
+      clientSecret: created.clientSecret,
+      card: { ...card, number: '4111 1111 1111 1111' },
+    });
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().error).toMatch(/test mode/);
+  });
+
+  test('the same cart completed twice at once: one order, one capture', async () => {
+    const product = await simpleProduct();
+    const browser = shopper();
+    const created = (
+      await intent(browser, { items: [{ id: product.id, quantity: 1 }], email: 'twice@example.com', shipping: home })
+    ).json() as Intent;
+    await browser.post('/api/payments/test-card/confirm', { clientSecret: created.clientSecret, card });
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => browser.post('/api/checkout/complete', { paymentIntentId: created.id })),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.json().reference)).size).toBe(1);
+    const made = await db.select().from(payments).where(eq(payments.providerPaymentId, created.id));
+    expect(made).toHaveLength(1);
+    expect(made[0]?.status).toBe('succeeded');
+  });
+});
+
+describe('never oversold', () => {
+  test('200 shoppers at once for a SKU with 10 in stock: exactly 10 orders, the rest refused cleanly, nothing charged', async () => {
+    const { product, variant } = await variantProduct();
+    await db.update(skuVariants).set({ stock: 10 }).where(eq(skuVariants.id, variant.id));
+    await db.update(products).set({ stock: 1000 }).where(eq(products.id, product.id));
+    const item = [{ id: product.id, skuId: variant.skuId, quantity: 1 }];
+    // Every shopper's card is authorised first (the stock is checked at pricing, 10 ≥ 1), then all complete at once.
+    const ready = await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        const browser = shopper();
+        const created = (
+          await intent(browser, { items: item, email: 'rush@example.com', shipping: home })
+        ).json() as Intent;
+        const confirmed = await browser.post('/api/payments/test-card/confirm', {
+          clientSecret: created.clientSecret,
+          card,
+        });
+        expect(confirmed.statusCode).toBe(200);
+        return { browser, created };
+      }),
+    );
+    const answers = await Promise.all(
+      ready.map(({ browser, created }) => browser.post('/api/checkout/complete', { paymentIntentId: created.id })),
+    );
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(10);
+    expect(codes.filter((c) => c === 409)).toHaveLength(190);
+    expect(answers.find((a) => a.statusCode === 409)?.json().error).toBe(
+      `${product.title} just sold out. Nothing was charged.`,
+    );
+    const [after] = await db.select().from(skuVariants).where(eq(skuVariants.id, variant.id));
+    expect(after?.stock).toBe(0);
+    const ids = ready.map((r) => r.created.id);
+    const processed = await db.select().from(localTestPayments).where(inArray(localTestPayments.id, ids));
+    expect(processed.filter((p) => p.status === 'succeeded')).toHaveLength(10);
+    expect(processed.filter((p) => p.status === 'canceled')).toHaveLength(190);
+  }, 120_000);
+});

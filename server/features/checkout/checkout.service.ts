@@ -1,0 +1,707 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { isAddressComplete, MINIMUM_CARD_PAYMENT } from '#common/checkout-rules.ts';
+import type { SessionUser } from '#common/contracts/accounts.ts';
+import type { CheckoutBreakdown, CheckoutItem, DraftAddress, syncReasons } from '#common/contracts/checkout.ts';
+import { formatCents } from '#common/money.ts';
+import { paymentErrorMessage } from '#common/payment-errors.ts';
+import {
+  type CartPrice,
+  type Discount,
+  normalizeCode,
+  type PricingLine,
+  priceCart,
+  productCodeDiscount,
+  refusalMessage,
+} from '#common/pricing.ts';
+import type { Mailer } from '#server/adapters/email/mailer.ts';
+import type { LocalTestProcessor, TestCardInput } from '#server/adapters/payments/local-test-processor.ts';
+import {
+  isClientSecretOf,
+  type PaymentEvent,
+  type PaymentProcessor,
+  PaymentProviderError,
+  type ProviderPayment,
+  paymentIdFromClientSecret,
+} from '#server/adapters/payments/payment-processor.ts';
+import type { Db } from '#server/db/client.ts';
+import { conversions } from '#server/features/analytics/analytics.tables.ts';
+import { productCategories, products, skuVariants } from '#server/features/catalog/catalog.tables.ts';
+import type { DomainEvents } from '#server/features/events/domain-events.ts';
+import { sales } from '#server/features/marketing/marketing.tables.ts';
+import { newsletterSubscribers } from '#server/features/newsletter/newsletter.tables.ts';
+import { PAID_STATUS, paidStatuses } from '#server/features/orders/order-status.ts';
+import { orderItems, orderNumbers, orders } from '#server/features/orders/orders.tables.ts';
+import type { SettingsService } from '#server/features/settings/settings.service.ts';
+import { AppError, conflict, invalid, notFound } from '#server/http/errors.ts';
+import type { Jobs } from '#server/jobs/job-queue.ts';
+import { type PricedCart, paymentEvents, payments } from './checkout.tables.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type PaymentRow = typeof payments.$inferSelect;
+
+export type CheckoutRequest = {
+  items: CheckoutItem[];
+  email: string;
+  shipping?: DraftAddress | null | undefined;
+  billing?: DraftAddress | null | undefined;
+  newsletter: boolean;
+  discountCodes: string[];
+  reason?: (typeof syncReasons)[number] | undefined;
+  paymentIntentId?: string | null | undefined;
+};
+
+/** A cart line priced from the database, with what the order keeps of it. */
+type CartLine = PricingLine & {
+  skuAttr: string | null;
+  variantName: string | null;
+  image: string | null;
+  unitCost: number;
+  /** Units on hand now: the variant's, else the product's. */
+  stock: number;
+};
+
+const ORDER_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** A line of the request that cannot be bought: 400 naming the line. */
+const badLine = (index: number, field: string, message: string) => invalid(`items.${index}.${field}`, message);
+
+/** Paying failed at the card: the spec's message for its code (402). */
+class CardError extends AppError {
+  constructor(code: string, providerMessage: string) {
+    super(402, code, paymentErrorMessage(code, providerMessage));
+  }
+}
+
+export function createCheckoutService({
+  db,
+  processor,
+  settings,
+  events,
+  jobs,
+  mailer,
+  publicUrl,
+  log,
+}: {
+  db: Db;
+  processor: PaymentProcessor;
+  settings: SettingsService;
+  events: DomainEvents;
+  jobs: Jobs;
+  mailer: Mailer;
+  publicUrl: string;
+  log: (message: string, error?: unknown) => void;
+}) {
+  /** Prices the request's items from the database; client prices are never read. */
+  async function cartLines(items: CheckoutItem[]): Promise<CartLine[]> {
+    const keys = [...new Set(items.map((item) => item.id))];
+    const found = await db
+      .select()
+      .from(products)
+      .where(and(eq(products.status, 'active'), or(inArray(products.id, keys), inArray(products.slug, keys))));
+    const ids = found.map((product) => product.id);
+    const [variants, categoryRows] = await Promise.all([
+      ids.length ? db.select().from(skuVariants).where(inArray(skuVariants.productId, ids)) : [],
+      ids.length
+        ? db
+            .select({ productId: productCategories.productId, categoryId: productCategories.categoryId })
+            .from(productCategories)
+            .where(inArray(productCategories.productId, ids))
+        : [],
+    ]);
+    const seen = new Set<string>();
+    return items.map((item, index) => {
+      const product = found.find((p) => p.id === item.id || p.slug === item.id);
+      if (!product) throw badLine(index, 'id', `Product "${item.id}" is not for sale`);
+      const own = variants.filter((v) => v.productId === product.id);
+      const active = own.filter((v) => v.isActive);
+      let variant = item.skuId ? own.find((v) => v.skuId === item.skuId) : undefined;
+      if (item.skuId && !variant?.isActive) {
+        throw badLine(index, 'skuId', `This option of ${product.title} is not available`);
+      }
+      // With a single active variant, that variant is used implicitly (spec 4).
+      if (!variant && active.length === 1) variant = active[0];
+      if (!variant && own.length > 0) throw badLine(index, 'skuId', `Choose an option of ${product.title}`);
+      const key = `${product.id}:${variant?.skuId ?? ''}`;
+      if (seen.has(key)) throw badLine(index, 'id', `${product.title} is in the cart twice`);
+      seen.add(key);
+      const stock = variant ? Math.min(variant.stock, product.stock) : product.stock;
+      if (item.quantity > stock) {
+        throw badLine(
+          index,
+          'quantity',
+          stock > 0 ? `Only ${stock} of ${product.title} left in stock` : `${product.title} is out of stock`,
+        );
+      }
+      return {
+        key,
+        productId: product.id,
+        categoryIds: categoryRows.filter((c) => c.productId === product.id).map((c) => c.categoryId),
+        skuId: variant?.skuId ?? null,
+        skuAttr: variant?.skuAttr ?? null,
+        variantName: variant?.name ?? null,
+        title: product.title,
+        quantity: item.quantity,
+        price: variant?.price ?? product.price,
+        salePrice: variant ? variant.salePrice : product.salePrice,
+        image: variant?.image ?? null,
+        unitCost: product.aliExpressPrice ?? 0,
+        stock,
+      };
+    });
+  }
+
+  /**
+   * The discounts that may apply to these lines: running sales (automatic, or by coupon when its
+   * code was entered, under its usage limit) and the products' own codes that were entered.
+   */
+  async function discountsFor(lines: CartLine[], codes: string[], now: Date): Promise<Discount[]> {
+    const running = and(
+      eq(sales.active, true),
+      lte(sales.startDate, now),
+      gt(sales.endDate, now),
+      or(isNull(sales.usageLimit), lt(sales.usageCount, sales.usageLimit)),
+      codes.length ? or(isNull(sales.couponCode), inArray(sales.couponCode, codes)) : isNull(sales.couponCode),
+    );
+    const rows = await db.select().from(sales).where(running);
+    const fromSales = rows.map(
+      (sale): Discount => ({
+        code: sale.couponCode,
+        kind: sale.discountType,
+        value: sale.discountValue,
+        scope: { type: sale.type, targetId: sale.targetId },
+        minimumPurchase: sale.minimumPurchase,
+      }),
+    );
+    const productIds = [...new Set(lines.map((line) => line.productId))];
+    const own = productIds.length
+      ? await db
+          .select({ id: products.id, codes: products.discountCodes })
+          .from(products)
+          .where(inArray(products.id, productIds))
+      : [];
+    const fromProducts = own.flatMap((product) =>
+      product.codes
+        .filter((entry) => codes.includes(normalizeCode(entry.code)))
+        .map((entry) => productCodeDiscount(product.id, entry))
+        .filter((discount): discount is Discount => discount !== null),
+    );
+    return [...fromSales, ...fromProducts];
+  }
+
+  async function price(request: CheckoutRequest) {
+    const codes = [...new Set(request.discountCodes.map(normalizeCode).filter(Boolean))];
+    const lines = await cartLines(request.items);
+    const current = await settings.get();
+    const address = isAddressComplete(request.shipping)
+      ? { country: request.shipping.country, state: request.shipping.state }
+      : null;
+    const priced = priceCart({
+      lines,
+      discounts: await discountsFor(lines, codes, new Date()),
+      codes,
+      settings: current,
+      address,
+    });
+    return { lines, priced, codes };
+  }
+
+  function breakdownOf(priced: CartPrice): CheckoutBreakdown {
+    return {
+      subtotal: priced.subtotal,
+      discount: priced.discount,
+      shipping: priced.shipping,
+      tax: priced.tax,
+      processingFee: priced.processingFee,
+      fee: priced.processingFee,
+      total: priced.total,
+      currency: 'USD',
+    };
+  }
+
+  /** maxOrdersPerUser: the orders one shopper (account, else email) may place in 24 hours. */
+  async function assertUnderOrderLimit(userId: string | null, email: string) {
+    const { maxOrdersPerUser } = await settings.get();
+    const who = userId ? eq(orders.userId, userId) : sql`lower(${orders.email}) = ${email.trim().toLowerCase()}`;
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(orders)
+      .where(
+        and(
+          who,
+          inArray(orders.status, [...paidStatuses]),
+          gte(orders.createdAt, new Date(Date.now() - ORDER_WINDOW_MS)),
+        ),
+      );
+    if ((row?.n ?? 0) >= maxOrdersPerUser) {
+      throw new AppError(
+        429,
+        'order_limit',
+        `You have placed the most orders allowed in a day (${maxOrdersPerUser}). Please contact support.`,
+      );
+    }
+  }
+
+  /**
+   * Prices the cart and creates its payment, or updates the one it has (the same payment for
+   * every sync: subtotal or codes, shipping, billing, email).
+   */
+  async function createOrUpdatePaymentIntent(request: CheckoutRequest, user: SessionUser | null) {
+    const { lines, priced, codes } = await price(request);
+    if (priced.total < MINIMUM_CARD_PAYMENT) {
+      throw invalid('items', `The order total must be at least ${formatCents(MINIMUM_CARD_PAYMENT)} to pay by card`);
+    }
+    const email = request.email.trim();
+    if (email) await assertUnderOrderLimit(user?.id ?? null, email);
+    const breakdown = breakdownOf(priced);
+    const unitPrices = new Map(priced.lines.map((line) => [line.key, line.unitPrice]));
+    const cart: PricedCart = {
+      items: lines.map((line) => ({
+        productId: line.productId,
+        skuId: line.skuId,
+        quantity: line.quantity,
+        unitPrice: unitPrices.get(line.key) ?? line.price,
+      })),
+      discountCodes: codes.filter((code) => !priced.refused.some((refused) => refused.code === code)),
+      email,
+      newsletter: request.newsletter,
+      shipping: request.shipping ?? null,
+      billing: request.billing ?? null,
+      userId: user?.id ?? null,
+    };
+    const input = {
+      amount: priced.total,
+      email: email || null,
+      metadata: { metaVersion: '2', shop: 'stillwater' },
+    };
+    const existing = request.paymentIntentId ? await updatable(request.paymentIntentId) : null;
+    let payment: ProviderPayment;
+    if (existing) {
+      const syncKey = createHash('sha256')
+        .update(JSON.stringify({ cart, amount: priced.total }))
+        .digest('hex');
+      payment = await processor.update(existing.providerPaymentId, {
+        ...input,
+        idempotencyKey: `pi-sync:${existing.providerPaymentId}:${syncKey}:${request.reason ?? 'subtotal_or_codes'}`,
+      });
+      await db
+        .update(payments)
+        .set({ amount: priced.total, breakdown: stored(breakdown), cart, updatedAt: new Date() })
+        .where(eq(payments.id, existing.id));
+    } else {
+      payment = await processor.create({ ...input, idempotencyKey: `pi-create:${randomUUID()}` });
+      await db.insert(payments).values({
+        provider: processor.name,
+        providerPaymentId: payment.id,
+        amount: priced.total,
+        breakdown: stored(breakdown),
+        cart,
+      });
+    }
+    return {
+      id: payment.id,
+      clientSecret: payment.clientSecret,
+      breakdown,
+      lines: priced.lines.map(({ key, unitPrice, originalUnitPrice, lineTotal, appliedCode }) => ({
+        key,
+        unitPrice,
+        originalUnitPrice,
+        lineTotal,
+        appliedCode,
+      })),
+      refusedCodes: priced.refused.map(({ code, product }) => ({ code, message: refusalMessage(code, product) })),
+    };
+  }
+
+  /** Our record of a payment that may still change; null when it is gone or already paid (a new one is made). */
+  async function updatable(providerPaymentId: string) {
+    const [row] = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.provider, processor.name), eq(payments.providerPaymentId, providerPaymentId)));
+    if (row?.status !== 'requires_payment_method') return null;
+    const current = await processor.retrieve(providerPaymentId).catch(() => null);
+    return current && ['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(current.status)
+      ? row
+      : null;
+  }
+
+  /** The breakdown as the payments table keeps it (without the fee's second name). */
+  function stored({ fee: _fee, ...breakdown }: CheckoutBreakdown) {
+    return breakdown;
+  }
+
+  async function findPayment(providerPaymentId: string): Promise<PaymentRow | null> {
+    const [row] = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.provider, processor.name), eq(payments.providerPaymentId, providerPaymentId)));
+    return row ?? null;
+  }
+
+  /** The breakdown of the payment the client secret belongs to. */
+  async function retrievePaymentIntent(clientSecret: string) {
+    const id = paymentIdFromClientSecret(clientSecret);
+    const row = id ? await findPayment(id) : null;
+    const payment = row ? await processor.retrieve(row.providerPaymentId).catch(() => null) : null;
+    if (!row || !payment || !isClientSecretOf(payment, clientSecret)) throw notFound('Payment not found');
+    return { breakdown: { ...row.breakdown, fee: row.breakdown.processingFee } };
+  }
+
+  /** The built-in processor's card form (Stripe.js confirms with Stripe itself). */
+  async function confirmTestCard(clientSecret: string, card: TestCardInput) {
+    if (processor.name !== 'local') throw notFound('Card payments go through Stripe in this shop');
+    try {
+      const payment = await (processor as LocalTestProcessor).confirmCard(clientSecret, card);
+      if (payment.failure) throw new CardError(payment.failure.code, payment.failure.message);
+      return { status: payment.status };
+    } catch (error) {
+      if (error instanceof PaymentProviderError) {
+        if (error.kind === 'card') throw new CardError(error.failureCode, error.message);
+        if (error.kind === 'not_found') throw notFound('Payment not found');
+        throw new AppError(409, error.code, error.message);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Makes the order of an authorised payment, exactly once: the stock of every line is taken by a
+   * conditional update (none goes below zero), the order, its lines, the coupons' usage and the
+   * payment's link to the order are written in one transaction, and only then is the payment
+   * captured. A line short of stock cancels the authorisation: nothing is charged. The browser's
+   * confirmation and the provider's webhook may both call this, at the same time: one order.
+   */
+  async function completePayment(providerPaymentId: string, { sessionId }: { sessionId?: string | undefined } = {}) {
+    const row = await findPayment(providerPaymentId);
+    if (!row) throw notFound('Payment not found');
+    if (row.orderId) return orderAnswer(row.orderId);
+    const payment = await processor.retrieve(providerPaymentId);
+    if (payment.status !== 'requires_capture' && payment.status !== 'succeeded') {
+      throw new AppError(409, 'payment_not_authorized', 'The payment has not been authorised yet');
+    }
+    if (payment.amount !== row.amount) {
+      await cancelQuietly(row, 'amount_mismatch', 'The payment amount does not match the order');
+      throw conflict('amount_mismatch', 'The payment amount does not match the cart: nothing was charged');
+    }
+    const order = await db
+      .transaction(async (tx) => {
+        // One completion at a time per payment: a second one waits here, then finds the order.
+        const [locked] = await tx.select().from(payments).where(eq(payments.id, row.id)).for('update');
+        if (locked?.orderId) return { id: locked.orderId, created: false };
+        return { id: await writeOrder(tx, row, payment), created: true };
+      })
+      .catch(async (error: unknown) => {
+        if (error instanceof SoldOut || error instanceof CouponUsedUp) {
+          await cancelQuietly(row, error.code, error.message);
+          throw conflict(error.code, error.message);
+        }
+        throw error;
+      });
+    if (order.created) await afterOrder(order.id, row, payment, sessionId);
+    return orderAnswer(order.id);
+  }
+
+  async function writeOrder(tx: Tx, row: PaymentRow, payment: ProviderPayment): Promise<string> {
+    const cart = row.cart;
+    for (const item of cart.items) {
+      // Conditional updates: a line short of stock updates nothing, and the transaction is undone.
+      const [taken] = await tx
+        .update(products)
+        .set({ stock: sql`${products.stock} - ${item.quantity}`, sales: sql`${products.sales} + ${item.quantity}` })
+        .where(and(eq(products.id, item.productId), gte(products.stock, item.quantity)))
+        .returning({ title: products.title });
+      if (!taken) throw new SoldOut(await titleOf(tx, item.productId));
+      if (item.skuId) {
+        const [variant] = await tx
+          .update(skuVariants)
+          .set({ stock: sql`${skuVariants.stock} - ${item.quantity}` })
+          .where(
+            and(
+              eq(skuVariants.productId, item.productId),
+              eq(skuVariants.skuId, item.skuId),
+              gte(skuVariants.stock, item.quantity),
+            ),
+          )
+          .returning({ id: skuVariants.id });
+        if (!variant) throw new SoldOut(taken.title);
+      }
+    }
+    if (cart.discountCodes.length) {
+      const used = await tx
+        .update(sales)
+        .set({ usageCount: sql`${sales.usageCount} + 1` })
+        .where(
+          and(
+            inArray(sales.couponCode, cart.discountCodes),
+            or(isNull(sales.usageLimit), lt(sales.usageCount, sales.usageLimit)),
+          ),
+        )
+        .returning({ code: sales.couponCode });
+      const limited = await tx
+        .select({ code: sales.couponCode })
+        .from(sales)
+        .where(inArray(sales.couponCode, cart.discountCodes));
+      const missing = limited.find((sale) => !used.some((u) => u.code === sale.code));
+      if (missing?.code) throw new CouponUsedUp(missing.code);
+    }
+    const details = await tx
+      .select({
+        id: products.id,
+        title: products.title,
+        cost: products.aliExpressPrice,
+      })
+      .from(products)
+      .where(
+        inArray(
+          products.id,
+          cart.items.map((item) => item.productId),
+        ),
+      );
+    const variants = await tx
+      .select()
+      .from(skuVariants)
+      .where(
+        inArray(
+          skuVariants.productId,
+          cart.items.map((item) => item.productId),
+        ),
+      );
+    const shipping = cart.shipping as DraftAddress | null;
+    const billing = (cart.billing as DraftAddress | null) ?? shipping;
+    const breakdown = row.breakdown;
+    const supplierCost = cart.items.reduce(
+      (sum, item) => sum + (details.find((d) => d.id === item.productId)?.cost ?? 0) * item.quantity,
+      0,
+    );
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        // The next number of the sequence: never handed out twice, whatever runs at the same time.
+        orderNumber: sql`'SW-' || nextval(${orderNumbers.seqName}::regclass)`,
+        userId: cart.userId ?? null,
+        email: cart.email,
+        customerName: shipping?.name || cart.email,
+        status: PAID_STATUS,
+        subtotal: breakdown.subtotal,
+        discount: breakdown.discount,
+        shipping: breakdown.shipping ?? 0,
+        tax: breakdown.tax,
+        fee: breakdown.processingFee,
+        total: breakdown.total,
+        supplierCost,
+        shippingAddress: shipping ? toAddress(shipping) : null,
+        billingAddress: billing ? toAddress(billing) : null,
+        discountCodes: cart.discountCodes,
+      })
+      .returning({ id: orders.id });
+    if (!order) throw new Error('the order could not be stored');
+    await tx.insert(orderItems).values(
+      cart.items.map((item) => {
+        const variant = variants.find((v) => v.productId === item.productId && v.skuId === item.skuId);
+        const product = details.find((d) => d.id === item.productId);
+        return {
+          orderId: order.id,
+          productId: item.productId,
+          productName: product?.title ?? 'Product',
+          skuId: item.skuId,
+          skuAttr: variant?.skuAttr ?? null,
+          variantName: variant?.name ?? null,
+          quantity: item.quantity,
+          unitPrice: item.unitPrice,
+          unitCost: product?.cost ?? 0,
+          image: variant?.image ?? null,
+        };
+      }),
+    );
+    await tx
+      .update(payments)
+      .set({
+        orderId: order.id,
+        status: 'authorized',
+        cardBrand: payment.card?.brand ?? null,
+        cardLast4: payment.card?.last4 ?? null,
+        updatedAt: new Date(),
+      })
+      .where(eq(payments.id, row.id));
+    return order.id;
+  }
+
+  /** The order is written: capture the payment, then tell the shopper and everyone else. */
+  async function afterOrder(orderId: string, row: PaymentRow, payment: ProviderPayment, sessionId?: string) {
+    if (payment.status === 'requires_capture') {
+      try {
+        await processor.capture(row.providerPaymentId, `capture:${row.providerPaymentId}`);
+      } catch (error) {
+        const captured = await processor.retrieve(row.providerPaymentId).catch(() => null);
+        if (captured?.status !== 'succeeded') {
+          log('capturing a payment failed: its order is cancelled and its stock returned', error);
+          await undoOrder(orderId, row);
+          throw new AppError(402, 'capture_failed', 'Payment failed');
+        }
+      }
+    }
+    await db.update(payments).set({ status: 'succeeded', updatedAt: new Date() }).where(eq(payments.id, row.id));
+    const cart = row.cart;
+    const { enableNewsletter } = await settings.get();
+    await Promise.all([
+      cart.newsletter && enableNewsletter && cart.email
+        ? db
+            .insert(newsletterSubscribers)
+            .values({ email: cart.email, source: 'checkout', unsubscribeToken: randomUUID().replaceAll('-', '') })
+            .onConflictDoNothing()
+        : null,
+      db.insert(conversions).values({
+        sessionId: sessionId ?? row.providerPaymentId,
+        userId: cart.userId ?? null,
+        orderId,
+        orderValue: row.amount,
+      }),
+    ]);
+    events.publish({ type: 'order_created', data: { collection: 'orders', id: orderId } });
+    await sendConfirmation({ orderId });
+  }
+
+  /** A capture that failed: the order is cancelled and its stock put back, in one transaction. */
+  async function undoOrder(orderId: string, row: PaymentRow) {
+    await db.transaction(async (tx) => {
+      await tx.update(orders).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(orders.id, orderId));
+      for (const item of row.cart.items) {
+        await tx
+          .update(products)
+          .set({ stock: sql`${products.stock} + ${item.quantity}`, sales: sql`${products.sales} - ${item.quantity}` })
+          .where(eq(products.id, item.productId));
+        if (item.skuId) {
+          await tx
+            .update(skuVariants)
+            .set({ stock: sql`${skuVariants.stock} + ${item.quantity}` })
+            .where(and(eq(skuVariants.productId, item.productId), eq(skuVariants.skuId, item.skuId)));
+        }
+      }
+      await tx.update(payments).set({ status: 'failed', failureCode: 'capture_failed' }).where(eq(payments.id, row.id));
+    });
+  }
+
+  async function cancelQuietly(row: PaymentRow, code: string, message: string) {
+    await processor.cancel(row.providerPaymentId, `cancel:${row.providerPaymentId}`).catch((error: unknown) => {
+      log('cancelling a payment failed', error);
+    });
+    await db
+      .update(payments)
+      .set({ status: 'canceled', failureCode: code, failureMessage: message, updatedAt: new Date() })
+      .where(eq(payments.id, row.id));
+  }
+
+  async function orderAnswer(orderId: string) {
+    const [order] = await db
+      .select({ id: orders.id, orderNumber: orders.orderNumber, total: orders.total })
+      .from(orders)
+      .where(eq(orders.id, orderId));
+    if (!order) throw notFound('Order not found');
+    return { reference: order.id, orderNumber: order.orderNumber, total: order.total };
+  }
+
+  const sendConfirmation = jobs.define<{ orderId: string }>('checkout.order-confirmation-mail', async ({ orderId }) => {
+    const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+    if (!order) return;
+    const lines = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId));
+    const text = [
+      `Thank you for your order ${order.orderNumber}.`,
+      '',
+      ...lines.map(
+        (line) =>
+          `${line.quantity} × ${line.productName}${line.variantName ? ` (${line.variantName})` : ''}: ${formatCents(line.unitPrice * line.quantity)}`,
+      ),
+      '',
+      `Subtotal: ${formatCents(order.subtotal)}`,
+      ...(order.discount ? [`Discount: −${formatCents(order.discount)}`] : []),
+      `Shipping: ${formatCents(order.shipping)}`,
+      `Tax: ${formatCents(order.tax)}`,
+      ...(order.fee ? [`Processing fee: ${formatCents(order.fee)}`] : []),
+      `Total: ${formatCents(order.total)}`,
+      '',
+      "What's next: we are preparing your order, and we will email you the tracking number as soon as it ships.",
+      `Your order reference: ${order.id} (${publicUrl}/success?session_id=${order.id})`,
+    ].join('\n');
+    await mailer.send({
+      to: order.email,
+      subject: `Your Stillwater order ${order.orderNumber}`,
+      text,
+      template: 'order-confirmation',
+    });
+  });
+
+  /** A provider's webhook: acted on once per event id, in any order, however often it comes. */
+  async function handlePaymentEvent(event: PaymentEvent) {
+    const [fresh] = await db
+      .insert(paymentEvents)
+      .values({ provider: processor.name, eventId: event.id, type: event.type })
+      .onConflictDoNothing()
+      .returning({ eventId: paymentEvents.eventId });
+    if (!fresh) return { duplicate: true };
+    try {
+      if ((event.type === 'payment_authorized' || event.type === 'payment_succeeded') && event.paymentId) {
+        await completePayment(event.paymentId).catch((error: unknown) => {
+          // A sold-out or mismatched cart was answered by cancelling: the event is handled.
+          if (!(error instanceof AppError && error.statusCode === 409)) throw error;
+        });
+      } else if (event.type === 'payment_failed' && event.paymentId && event.payment?.failure) {
+        await db
+          .update(payments)
+          .set({ failureCode: event.payment.failure.code, failureMessage: event.payment.failure.message })
+          .where(and(eq(payments.provider, processor.name), eq(payments.providerPaymentId, event.paymentId)));
+      }
+    } catch (error) {
+      // Not handled: the provider delivers it again later.
+      await db
+        .delete(paymentEvents)
+        .where(and(eq(paymentEvents.provider, processor.name), eq(paymentEvents.eventId, event.id)));
+      throw error;
+    }
+    return { duplicate: false };
+  }
+
+  return {
+    createOrUpdatePaymentIntent,
+    retrievePaymentIntent,
+    confirmTestCard,
+    completePayment,
+    handlePaymentEvent,
+    parseWebhook: (raw: Buffer, signature: string | undefined) => processor.parseWebhook(raw, signature),
+    browserConfig: processor.browserConfig,
+  };
+}
+
+async function titleOf(tx: Tx, productId: string) {
+  const [row] = await tx.select({ title: products.title }).from(products).where(eq(products.id, productId));
+  return row?.title ?? 'A product';
+}
+
+function toAddress(address: DraftAddress) {
+  return {
+    name: address.name,
+    street: address.street,
+    ...(address.line2 ? { line2: address.line2 } : {}),
+    city: address.city,
+    state: address.state,
+    zipCode: address.zipCode,
+    country: address.country.toUpperCase(),
+  };
+}
+
+/** A line had less stock than the cart: the shopper is told which product just sold out. */
+class SoldOut extends Error {
+  readonly code = 'sold_out';
+  constructor(product: string) {
+    super(`${product} just sold out. Nothing was charged.`);
+  }
+}
+
+class CouponUsedUp extends Error {
+  readonly code = 'coupon_used_up';
+  constructor(code: string) {
+    super(`Code "${code}" has just been used up. Nothing was charged.`);
+  }
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;
