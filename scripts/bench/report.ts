@@ -51,10 +51,10 @@ export const goals = {
 
 export function evaluateTargets(results: BenchResults, productPage: string, apiNames: string[]): Target[] {
   const measured = (section: string) => results.settings.sections.includes(section);
-  const pages = measured('pages') ? results.settings.pages : [];
+  const pagesIf = (section: string) => (measured(section) ? results.settings.pages : []);
   return [
-    ...pages.flatMap((page) => lighthouseTargets(page, findPage(results.lighthouse, page))),
-    ...pages.flatMap((page) => firstLoadTargets(page, findPage(results.firstLoadJs, page), productPage)),
+    ...pagesIf('lighthouse').flatMap((page) => lighthouseTargets(page, findPage(results.lighthouse, page))),
+    ...pagesIf('js').flatMap((page) => firstLoadTargets(page, findPage(results.firstLoadJs, page), productPage)),
     ...(measured('reviews') ? reviewTargets(results) : []),
     ...(measured('api') ? apiNames : []).flatMap((name) =>
       loadTargets(
@@ -146,6 +146,15 @@ function reviewTargets(results: BenchResults): Target[] {
   return loads.flatMap((load) => {
     const failed = load.non2xx + load.errors + load.timeouts;
     const p99 = load.latencyP99Ms;
+    const answered = {
+      name: `${load.name} answers 2xx under load`,
+      goal: 'no error, timeout or non-2xx',
+      actual: `${failed} of ${load.requests}`,
+      met: failed === 0,
+    };
+    // The issue's target is the endpoints as everyone reads them; a signed-in shopper's figures
+    // (each request also looks up the session) are recorded beside them.
+    if (load.name.includes('(signed in)')) return [answered];
     return [
       {
         name: `${load.name} p99 latency`,
@@ -153,12 +162,7 @@ function reviewTargets(results: BenchResults): Target[] {
         actual: p99 === null ? 'not measured' : `${p99} ms`,
         met: p99 !== null && p99 <= goals.reviewsP99Ms,
       },
-      {
-        name: `${load.name} answers 2xx under load`,
-        goal: 'no error, timeout or non-2xx',
-        actual: `${failed} of ${load.requests}`,
-        met: failed === 0,
-      },
+      answered,
     ];
   });
 }

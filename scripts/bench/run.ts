@@ -24,7 +24,7 @@ const apiEndpoints = [
   { name: 'GET /api/products/desktop-fountain', path: '/api/products/desktop-fountain' },
   { name: 'GET /api/products?page=1&limit=24', path: '/api/products?page=1&limit=24' },
 ];
-const sectionNames = ['pages', 'api', 'reviews'] as const;
+const sectionNames = ['js', 'lighthouse', 'api', 'reviews'] as const;
 type Section = (typeof sectionNames)[number];
 /** `npm run bench -- reviews` measures only the sections named; none named measures all. */
 const sections = parseSections(process.argv.slice(2));
@@ -125,6 +125,12 @@ async function measurePages(shop: Shop, results: BenchResults): Promise<void> {
     errors,
     onShop(shop, () => warmUp(shop.url)),
   );
+  if (sections.includes('js')) await measureFirstLoad(shop, results);
+  if (sections.includes('lighthouse')) await measureLighthouseScores(shop, results);
+}
+
+async function measureFirstLoad(shop: Shop, results: BenchResults): Promise<void> {
+  const { errors } = results;
   for (const page of pages) {
     const measured = await stage(
       `first-load JS ${page}`,
@@ -133,6 +139,10 @@ async function measurePages(shop: Shop, results: BenchResults): Promise<void> {
     );
     if (measured) results.firstLoadJs.push(measured);
   }
+}
+
+async function measureLighthouseScores(shop: Shop, results: BenchResults): Promise<void> {
+  const { errors } = results;
   for (const page of pages) {
     const measured = await stage(
       `Lighthouse ${page}`,
@@ -228,7 +238,7 @@ async function main(): Promise<number> {
     runningShop = shop;
     const reviewsNext = sections.includes('reviews');
     try {
-      if (sections.includes('pages')) await measurePages(shop, results);
+      if (sections.includes('js') || sections.includes('lighthouse')) await measurePages(shop, results);
       if (sections.includes('api')) await measureApi(shop, results);
     } finally {
       runningShop = null;
