@@ -211,20 +211,27 @@ export function priceCart(input: {
     });
 
   const discount = subtotal - priced.reduce((sum, line) => sum + line.lineTotal, 0);
+  return {
+    lines: priced,
+    ...cartTotals({ subtotal, discount, empty: lines.length === 0 }, settings, address),
+    refused,
+  };
+}
+
+/**
+ * Shipping, tax, fee and total of goods already priced (subtotal before codes, what the codes took
+ * off): what an address change alone changes.
+ */
+export function cartTotals(
+  { subtotal, discount, empty = false }: { subtotal: number; discount: number; empty?: boolean },
+  settings: PricingSettings,
+  address: PricingAddress,
+): Omit<CartPrice, 'lines' | 'refused'> {
   const goods = subtotal - discount;
   // Judged before codes: a code that took the cart under the threshold would otherwise raise its total.
-  const free = lines.length === 0 || subtotal >= settings.freeShippingThreshold;
+  const free = empty || subtotal >= settings.freeShippingThreshold;
   const shipping = address === null ? null : free ? 0 : settings.shippingRate;
   const tax = address === null ? 0 : salesTax(goods, address.country, address.state);
   const processingFee = Math.round((settings.processingFeeBasisPoints * (goods + (shipping ?? 0) + tax)) / 10_000);
-  return {
-    lines: priced,
-    subtotal,
-    discount,
-    shipping,
-    tax,
-    processingFee,
-    total: goods + (shipping ?? 0) + tax + processingFee,
-    refused,
-  };
+  return { subtotal, discount, shipping, tax, processingFee, total: goods + (shipping ?? 0) + tax + processingFee };
 }

@@ -6,8 +6,10 @@ import { salesTax } from '#common/tax.ts';
 import { localTestPayments } from '#server/adapters/payments/local-test-processor.tables.ts';
 import { products, skuVariants } from '#server/features/catalog/catalog.tables.ts';
 import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
+import { settings } from '#server/features/settings/settings.tables.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
+import { createTestDatabase } from '#server/testing/test-database.ts';
 import { payments } from './checkout.tables.ts';
 
 const { app, database, mailbox, jobsDone } = await buildTestApp();
@@ -270,6 +272,32 @@ describe('paying', () => {
   });
 });
 
+describe('maxOrdersPerUser', () => {
+  test('limits the paid orders of one email in a day, also when payments were prepared at once', async () => {
+    const limited = await createTestDatabase();
+    await limited.db.insert(settings).values({ key: 'maxOrdersPerUser', value: 1 });
+    const { app: shop } = await buildTestApp({ database: limited });
+    const buyer = () => testClient(shop, { remoteAddress: address() });
+    const product = await simpleProduct();
+    const email = `limited.${Date.now()}@example.com`;
+    const items = [{ id: product.id, quantity: 1 }];
+    const first = buyer();
+    const paid = (await intent(first, { items, email, shipping: home })).json() as Intent;
+    // Prepared before the first order is paid: refused at completion, and not charged.
+    const second = buyer();
+    const early = (await intent(second, { items, email, shipping: home })).json() as Intent;
+    await first.post('/api/payments/test-card/confirm', { clientSecret: paid.clientSecret, card });
+    await second.post('/api/payments/test-card/confirm', { clientSecret: early.clientSecret, card });
+    expect((await first.post('/api/checkout/complete', { paymentIntentId: paid.id })).statusCode).toBe(200);
+    const late = await second.post('/api/checkout/complete', { paymentIntentId: early.id });
+    expect(late.statusCode).toBe(429);
+    expect(late.json().code).toBe('order_limit');
+    const [canceled] = await limited.db.select().from(localTestPayments).where(eq(localTestPayments.id, early.id));
+    expect(canceled?.status).toBe('canceled');
+    expect((await intent(buyer(), { items, email, shipping: home })).statusCode).toBe(429);
+  });
+});
+
 describe('never oversold', () => {
   test('200 shoppers at once for a SKU with 10 in stock: exactly 10 orders, the rest refused cleanly, nothing charged', async () => {
     const { product, variant } = await variantProduct();
@@ -278,10 +306,11 @@ describe('never oversold', () => {
     const item = [{ id: product.id, skuId: variant.skuId, quantity: 1 }];
     // Every shopper's card is authorised first (the stock is checked at pricing, 10 ≥ 1), then all complete at once.
     const ready = await Promise.all(
-      Array.from({ length: 200 }, async () => {
+      Array.from({ length: 200 }, async (_, n) => {
         const browser = shopper();
+        // Each their own email: the daily order limit (maxOrdersPerUser) is not what this tests.
         const created = (
-          await intent(browser, { items: item, email: 'rush@example.com', shipping: home })
+          await intent(browser, { items: item, email: `rush.${n}@example.com`, shipping: home })
         ).json() as Intent;
         const confirmed = await browser.post('/api/payments/test-card/confirm', {
           clientSecret: created.clientSecret,

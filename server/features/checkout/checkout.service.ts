@@ -7,6 +7,7 @@ import { formatCents } from '#common/money.ts';
 import { paymentErrorMessage } from '#common/payment-errors.ts';
 import {
   type CartPrice,
+  cartTotals,
   type Discount,
   normalizeCode,
   type PricingLine,
@@ -38,6 +39,7 @@ import type { Jobs } from '#server/jobs/job-queue.ts';
 import { type PricedCart, paymentEvents, payments } from './checkout.tables.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type OrderAnswer = { reference: string; orderNumber: string; total: number };
 type PaymentRow = typeof payments.$inferSelect;
 
 export type CheckoutRequest = {
@@ -59,9 +61,26 @@ type CartLine = PricingLine & {
   unitCost: number;
   /** Units on hand now: the variant's, else the product's. */
   stock: number;
+  /** The product's own discount codes. */
+  ownCodes: { code: string; value: string }[];
+};
+
+type VariantRow = {
+  skuId: string;
+  skuAttr: string;
+  name: string;
+  price: number;
+  salePrice: number | null;
+  stock: number;
+  image: string | null;
+  isActive: boolean;
 };
 
 const ORDER_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** An address-only sync reuses lines priced within this time; older ones are priced again. */
+const REPRICE_AFTER_MS = 15 * 60 * 1000;
+
+const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
 
 /** A line of the request that cannot be bought: 400 naming the line. */
 const badLine = (index: number, field: string, message: string) => invalid(`items.${index}.${field}`, message);
@@ -92,28 +111,30 @@ export function createCheckoutService({
   publicUrl: string;
   log: (message: string, error?: unknown) => void;
 }) {
-  /** Prices the request's items from the database; client prices are never read. */
+  /**
+   * Prices the request's items from the database (client prices are never read): the products
+   * with their variants and categories in one query. The outer product is named in full: Drizzle
+   * leaves a one-table query's columns unqualified, which the subqueries would read as their own.
+   */
   async function cartLines(items: CheckoutItem[]): Promise<CartLine[]> {
     const keys = [...new Set(items.map((item) => item.id))];
     const found = await db
-      .select()
+      .select({
+        product: products,
+        variants: sql<VariantRow[]>`coalesce((
+          SELECT json_agg(json_build_object('skuId', v.sku_id, 'skuAttr', v.sku_attr, 'name', v.name,
+            'price', v.price, 'salePrice', v.sale_price, 'stock', v.stock, 'image', v.image, 'isActive', v.is_active))
+          FROM ${skuVariants} v WHERE v.product_id = "products"."id"), '[]'::json)`,
+        categoryIds: sql<string[]>`coalesce((
+          SELECT json_agg(pc.category_id) FROM ${productCategories} pc WHERE pc.product_id = "products"."id"), '[]'::json)`,
+      })
       .from(products)
       .where(and(eq(products.status, 'active'), or(inArray(products.id, keys), inArray(products.slug, keys))));
-    const ids = found.map((product) => product.id);
-    const [variants, categoryRows] = await Promise.all([
-      ids.length ? db.select().from(skuVariants).where(inArray(skuVariants.productId, ids)) : [],
-      ids.length
-        ? db
-            .select({ productId: productCategories.productId, categoryId: productCategories.categoryId })
-            .from(productCategories)
-            .where(inArray(productCategories.productId, ids))
-        : [],
-    ]);
     const seen = new Set<string>();
     return items.map((item, index) => {
-      const product = found.find((p) => p.id === item.id || p.slug === item.id);
-      if (!product) throw badLine(index, 'id', `Product "${item.id}" is not for sale`);
-      const own = variants.filter((v) => v.productId === product.id);
+      const row = found.find(({ product: p }) => p.id === item.id || p.slug === item.id);
+      if (!row) throw badLine(index, 'id', `Product "${item.id}" is not for sale`);
+      const { product, variants: own } = row;
       const active = own.filter((v) => v.isActive);
       let variant = item.skuId ? own.find((v) => v.skuId === item.skuId) : undefined;
       if (item.skuId && !variant?.isActive) {
@@ -136,7 +157,7 @@ export function createCheckoutService({
       return {
         key,
         productId: product.id,
-        categoryIds: categoryRows.filter((c) => c.productId === product.id).map((c) => c.categoryId),
+        categoryIds: row.categoryIds,
         skuId: variant?.skuId ?? null,
         skuAttr: variant?.skuAttr ?? null,
         variantName: variant?.name ?? null,
@@ -147,6 +168,7 @@ export function createCheckoutService({
         image: variant?.image ?? null,
         unitCost: product.aliExpressPrice ?? 0,
         stock,
+        ownCodes: product.discountCodes,
       };
     });
   }
@@ -173,40 +195,19 @@ export function createCheckoutService({
         minimumPurchase: sale.minimumPurchase,
       }),
     );
-    const productIds = [...new Set(lines.map((line) => line.productId))];
-    const own = productIds.length
-      ? await db
-          .select({ id: products.id, codes: products.discountCodes })
-          .from(products)
-          .where(inArray(products.id, productIds))
-      : [];
-    const fromProducts = own.flatMap((product) =>
-      product.codes
+    const seen = new Set<string>();
+    const fromProducts = lines.flatMap((line) => {
+      if (seen.has(line.productId)) return [];
+      seen.add(line.productId);
+      return line.ownCodes
         .filter((entry) => codes.includes(normalizeCode(entry.code)))
-        .map((entry) => productCodeDiscount(product.id, entry))
-        .filter((discount): discount is Discount => discount !== null),
-    );
+        .map((entry) => productCodeDiscount(line.productId, entry))
+        .filter((discount): discount is Discount => discount !== null);
+    });
     return [...fromSales, ...fromProducts];
   }
 
-  async function price(request: CheckoutRequest) {
-    const codes = [...new Set(request.discountCodes.map(normalizeCode).filter(Boolean))];
-    const lines = await cartLines(request.items);
-    const current = await settings.get();
-    const address = isAddressComplete(request.shipping)
-      ? { country: request.shipping.country, state: request.shipping.state }
-      : null;
-    const priced = priceCart({
-      lines,
-      discounts: await discountsFor(lines, codes, new Date()),
-      codes,
-      settings: current,
-      address,
-    });
-    return { lines, priced, codes };
-  }
-
-  function breakdownOf(priced: CartPrice): CheckoutBreakdown {
+  function breakdownOf(priced: Omit<CartPrice, 'lines' | 'refused'>): CheckoutBreakdown {
     return {
       subtotal: priced.subtotal,
       discount: priced.discount,
@@ -247,47 +248,38 @@ export function createCheckoutService({
    * every sync: subtotal or codes, shipping, billing, email).
    */
   async function createOrUpdatePaymentIntent(request: CheckoutRequest, user: SessionUser | null) {
-    const { lines, priced, codes } = await price(request);
+    const existing = request.paymentIntentId ? await findPayment(request.paymentIntentId) : null;
+    const open = existing?.status === 'requires_payment_method' ? existing : null;
+    const { cart, priced } = await pricedCart(request, user, open);
     if (priced.total < MINIMUM_CARD_PAYMENT) {
       throw invalid('items', `The order total must be at least ${formatCents(MINIMUM_CARD_PAYMENT)} to pay by card`);
     }
-    const email = request.email.trim();
-    if (email) await assertUnderOrderLimit(user?.id ?? null, email);
+    // Checked when the email is first given or changes, not again on every address change.
+    if (cart.email && cart.email !== open?.cart.email) await assertUnderOrderLimit(user?.id ?? null, cart.email);
     const breakdown = breakdownOf(priced);
-    const unitPrices = new Map(priced.lines.map((line) => [line.key, line.unitPrice]));
-    const cart: PricedCart = {
-      items: lines.map((line) => ({
-        productId: line.productId,
-        skuId: line.skuId,
-        quantity: line.quantity,
-        unitPrice: unitPrices.get(line.key) ?? line.price,
-      })),
-      discountCodes: codes.filter((code) => !priced.refused.some((refused) => refused.code === code)),
-      email,
-      newsletter: request.newsletter,
-      shipping: request.shipping ?? null,
-      billing: request.billing ?? null,
-      userId: user?.id ?? null,
-    };
     const input = {
       amount: priced.total,
-      email: email || null,
+      email: cart.email || null,
       metadata: { metaVersion: '2', shop: 'stillwater' },
     };
-    const existing = request.paymentIntentId ? await updatable(request.paymentIntentId) : null;
-    let payment: ProviderPayment;
-    if (existing) {
-      const syncKey = createHash('sha256')
-        .update(JSON.stringify({ cart, amount: priced.total }))
-        .digest('hex');
-      payment = await processor.update(existing.providerPaymentId, {
-        ...input,
-        idempotencyKey: `pi-sync:${existing.providerPaymentId}:${syncKey}:${request.reason ?? 'subtotal_or_codes'}`,
-      });
+    let payment = open
+      ? await processor
+          .update(open.providerPaymentId, {
+            ...input,
+            idempotencyKey: `pi-sync:${open.providerPaymentId}:${fingerprint({ cart, amount: priced.total })}:${request.reason ?? 'subtotal_or_codes'}`,
+          })
+          // Paid, cancelled or gone meanwhile: the cart gets a new payment.
+          .catch((error: unknown) => {
+            if (error instanceof PaymentProviderError && (error.kind === 'state' || error.kind === 'not_found'))
+              return null;
+            throw error;
+          })
+      : null;
+    if (payment && open) {
       await db
         .update(payments)
         .set({ amount: priced.total, breakdown: stored(breakdown), cart, updatedAt: new Date() })
-        .where(eq(payments.id, existing.id));
+        .where(eq(payments.id, open.id));
     } else {
       payment = await processor.create({ ...input, idempotencyKey: `pi-create:${randomUUID()}` });
       await db.insert(payments).values({
@@ -302,28 +294,75 @@ export function createCheckoutService({
       id: payment.id,
       clientSecret: payment.clientSecret,
       breakdown,
-      lines: priced.lines.map(({ key, unitPrice, originalUnitPrice, lineTotal, appliedCode }) => ({
-        key,
-        unitPrice,
-        originalUnitPrice,
-        lineTotal,
-        appliedCode,
-      })),
+      lines: priced.lines,
       refusedCodes: priced.refused.map(({ code, product }) => ({ code, message: refusalMessage(code, product) })),
     };
   }
 
-  /** Our record of a payment that may still change; null when it is gone or already paid (a new one is made). */
-  async function updatable(providerPaymentId: string) {
-    const [row] = await db
-      .select()
-      .from(payments)
-      .where(and(eq(payments.provider, processor.name), eq(payments.providerPaymentId, providerPaymentId)));
-    if (row?.status !== 'requires_payment_method') return null;
-    const current = await processor.retrieve(providerPaymentId).catch(() => null);
-    return current && ['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(current.status)
-      ? row
+  /**
+   * The cart priced for this request. A sync that changes only an address (or the email, or the
+   * newsletter box) reuses the lines priced a moment ago for the same items and codes, and only
+   * computes shipping, tax and fee again; anything else is priced from the database.
+   */
+  async function pricedCart(request: CheckoutRequest, user: SessionUser | null, open: PaymentRow | null) {
+    const codes = [...new Set(request.discountCodes.map(normalizeCode).filter(Boolean))];
+    const key = fingerprint({
+      items: request.items.map(({ id, skuId, quantity }) => [id, skuId ?? null, quantity]),
+      codes,
+    });
+    const address = isAddressComplete(request.shipping)
+      ? { country: request.shipping.country, state: request.shipping.state }
       : null;
+    const current = await settings.get();
+    const base = {
+      email: request.email.trim(),
+      newsletter: request.newsletter,
+      shipping: request.shipping ?? null,
+      billing: request.billing ?? null,
+      userId: user?.id ?? null,
+    };
+    const recent = open && Date.now() - open.updatedAt.getTime() < REPRICE_AFTER_MS;
+    if (recent && open.cart.pricing?.fingerprint === key) {
+      const { pricing } = open.cart;
+      const totals = cartTotals(open.breakdown, current, address);
+      return {
+        cart: { ...open.cart, ...base },
+        priced: { ...totals, lines: pricing.lines, refused: pricing.refused },
+      };
+    }
+    const lines = await cartLines(request.items);
+    const priced = priceCart({
+      lines,
+      discounts: await discountsFor(lines, codes, new Date()),
+      codes,
+      settings: current,
+      address,
+    });
+    const byKey = new Map(priced.lines.map((line) => [line.key, line]));
+    const answered = priced.lines.map(({ key: lineKey, unitPrice, originalUnitPrice, lineTotal, appliedCode }) => ({
+      key: lineKey,
+      unitPrice,
+      originalUnitPrice,
+      lineTotal,
+      appliedCode,
+    }));
+    const cart: PricedCart = {
+      items: lines.map((line) => ({
+        productId: line.productId,
+        skuId: line.skuId,
+        quantity: line.quantity,
+        unitPrice: byKey.get(line.key)?.unitPrice ?? line.price,
+        title: line.title,
+        skuAttr: line.skuAttr,
+        variantName: line.variantName,
+        image: line.image,
+        unitCost: line.unitCost,
+      })),
+      discountCodes: codes.filter((code) => !priced.refused.some((refused) => refused.code === code)),
+      ...base,
+      pricing: { fingerprint: key, lines: answered, refused: priced.refused },
+    };
+    return { cart, priced: { ...priced, lines: answered } };
   }
 
   /** The breakdown as the payments table keeps it (without the fee's second name). */
@@ -380,6 +419,11 @@ export function createCheckoutService({
     if (payment.status !== 'requires_capture' && payment.status !== 'succeeded') {
       throw new AppError(409, 'payment_not_authorized', 'The payment has not been authorised yet');
     }
+    // Several payments prepared at once must not get round the daily limit.
+    await assertUnderOrderLimit(row.cart.userId ?? null, row.cart.email).catch(async (error: unknown) => {
+      await cancelQuietly(row, 'order_limit', 'The daily order limit was reached');
+      throw error;
+    });
     if (payment.amount !== row.amount) {
       await cancelQuietly(row, 'amount_mismatch', 'The payment amount does not match the order');
       throw conflict('amount_mismatch', 'The payment amount does not match the cart: nothing was charged');
@@ -388,8 +432,8 @@ export function createCheckoutService({
       .transaction(async (tx) => {
         // One completion at a time per payment: a second one waits here, then finds the order.
         const [locked] = await tx.select().from(payments).where(eq(payments.id, row.id)).for('update');
-        if (locked?.orderId) return { id: locked.orderId, created: false };
-        return { id: await writeOrder(tx, row, payment), created: true };
+        if (locked?.orderId) return { created: false as const, id: locked.orderId };
+        return { created: true as const, answer: await writeOrder(tx, row, payment) };
       })
       .catch(async (error: unknown) => {
         if (error instanceof SoldOut || error instanceof CouponUsedUp) {
@@ -398,11 +442,12 @@ export function createCheckoutService({
         }
         throw error;
       });
-    if (order.created) await afterOrder(order.id, row, payment, sessionId);
-    return orderAnswer(order.id);
+    if (!order.created) return orderAnswer(order.id);
+    await afterOrder(order.answer.reference, row, payment, sessionId);
+    return order.answer;
   }
 
-  async function writeOrder(tx: Tx, row: PaymentRow, payment: ProviderPayment): Promise<string> {
+  async function writeOrder(tx: Tx, row: PaymentRow, payment: ProviderPayment): Promise<OrderAnswer> {
     const cart = row.cart;
     for (const item of cart.items) {
       // Conditional updates: a line short of stock updates nothing, and the transaction is undone.
@@ -445,35 +490,10 @@ export function createCheckoutService({
       const missing = limited.find((sale) => !used.some((u) => u.code === sale.code));
       if (missing?.code) throw new CouponUsedUp(missing.code);
     }
-    const details = await tx
-      .select({
-        id: products.id,
-        title: products.title,
-        cost: products.aliExpressPrice,
-      })
-      .from(products)
-      .where(
-        inArray(
-          products.id,
-          cart.items.map((item) => item.productId),
-        ),
-      );
-    const variants = await tx
-      .select()
-      .from(skuVariants)
-      .where(
-        inArray(
-          skuVariants.productId,
-          cart.items.map((item) => item.productId),
-        ),
-      );
     const shipping = cart.shipping as DraftAddress | null;
     const billing = (cart.billing as DraftAddress | null) ?? shipping;
     const breakdown = row.breakdown;
-    const supplierCost = cart.items.reduce(
-      (sum, item) => sum + (details.find((d) => d.id === item.productId)?.cost ?? 0) * item.quantity,
-      0,
-    );
+    const supplierCost = cart.items.reduce((sum, item) => sum + (item.unitCost ?? 0) * item.quantity, 0);
     const [order] = await tx
       .insert(orders)
       .values({
@@ -494,25 +514,21 @@ export function createCheckoutService({
         billingAddress: billing ? toAddress(billing) : null,
         discountCodes: cart.discountCodes,
       })
-      .returning({ id: orders.id });
+      .returning({ id: orders.id, orderNumber: orders.orderNumber, total: orders.total });
     if (!order) throw new Error('the order could not be stored');
     await tx.insert(orderItems).values(
-      cart.items.map((item) => {
-        const variant = variants.find((v) => v.productId === item.productId && v.skuId === item.skuId);
-        const product = details.find((d) => d.id === item.productId);
-        return {
-          orderId: order.id,
-          productId: item.productId,
-          productName: product?.title ?? 'Product',
-          skuId: item.skuId,
-          skuAttr: variant?.skuAttr ?? null,
-          variantName: variant?.name ?? null,
-          quantity: item.quantity,
-          unitPrice: item.unitPrice,
-          unitCost: product?.cost ?? 0,
-          image: variant?.image ?? null,
-        };
-      }),
+      cart.items.map((item) => ({
+        orderId: order.id,
+        productId: item.productId,
+        productName: item.title ?? 'Product',
+        skuId: item.skuId,
+        skuAttr: item.skuAttr ?? null,
+        variantName: item.variantName ?? null,
+        quantity: item.quantity,
+        unitPrice: item.unitPrice,
+        unitCost: item.unitCost ?? 0,
+        image: item.image ?? null,
+      })),
     );
     await tx
       .update(payments)
@@ -524,7 +540,7 @@ export function createCheckoutService({
         updatedAt: new Date(),
       })
       .where(eq(payments.id, row.id));
-    return order.id;
+    return { reference: order.id, orderNumber: order.orderNumber, total: order.total };
   }
 
   /** The order is written: capture the payment, then tell the shopper and everyone else. */

@@ -14,7 +14,33 @@ export const paymentStatuses = [
 
 /** The cart as the server priced it when the payment was created or last synced. */
 export type PricedCart = {
-  items: { productId: string; skuId: string | null; quantity: number; unitPrice: number }[];
+  items: {
+    productId: string;
+    skuId: string | null;
+    quantity: number;
+    unitPrice: number;
+    /** What the order line keeps, as the cart was priced (absent on the demo shop's payments). */
+    title?: string;
+    skuAttr?: string | null;
+    variantName?: string | null;
+    image?: string | null;
+    unitCost?: number;
+  }[];
+  /**
+   * The priced lines and refused codes as answered, and a fingerprint of the items and codes they
+   * were priced for: a sync that changes only an address reuses them (absent on the demo shop's).
+   */
+  pricing?: {
+    fingerprint: string;
+    lines: {
+      key: string;
+      unitPrice: number;
+      originalUnitPrice: number;
+      lineTotal: number;
+      appliedCode: string | null;
+    }[];
+    refused: { code: string; product: string }[];
+  };
   discountCodes: string[];
   email: string;
   newsletter: boolean;
