@@ -32,29 +32,34 @@ export type LoadResult = {
 const requestsPerClient = 50;
 
 /**
- * Runs a short warm-up (so the JIT and caches are warm), then the measured run. `headers` go with
- * every request (a signed-in shopper's cookie).
+ * Runs a short warm-up (so the JIT and caches are warm), then the measured run, each request
+ * shaped by `request` (a signed-in shopper's cookie, a POST with its body).
  */
 export async function measureLoad(
   name: string,
   url: string,
   settings: LoadSettings,
-  headers: Record<string, string> = {},
+  request: RequestShape = {},
 ): Promise<LoadResult> {
   process.stdout.write(`  load ${name}: ${settings.warmupSeconds} s warm-up, ${settings.durationSeconds} s measured\n`);
-  await fire(url, settings.warmupSeconds, settings.connections, headers);
-  return toLoadResult(name, url, await fire(url, settings.durationSeconds, settings.connections, headers));
+  await fire(url, settings.warmupSeconds, settings.connections, request);
+  return toLoadResult(name, url, await fire(url, settings.durationSeconds, settings.connections, request));
 }
+
+/** What each request sends besides its client address. */
+export type RequestShape = { headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string };
 
 function fire(
   url: string,
   durationSeconds: number,
   connections: number,
-  headers: Record<string, string>,
+  { headers = {}, method = 'GET', body }: RequestShape,
 ): Promise<Result> {
   let sent = 0;
   let client = nextClientAddress();
   const request: Request = {
+    method,
+    ...(body === undefined ? {} : { body }),
     setupRequest(next) {
       if (sent > 0 && sent % requestsPerClient === 0) client = nextClientAddress();
       sent += 1;

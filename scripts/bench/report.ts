@@ -1,6 +1,7 @@
 /** The benchmark's targets (from the issues), its summary tables and its JSON record. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { StatementCount } from './checkout.ts';
 import type { FirstLoadJs } from './first-load-js.ts';
 import type { PageLighthouse } from './lighthouse.ts';
 import type { LoadResult, LoadSettings } from './load.ts';
@@ -22,10 +23,13 @@ export type BenchResults = {
     lighthouseRuns: number;
     load: LoadSettings;
     reviews: { product: string; reviews: number; load: LoadSettings };
+    checkout: { product: string; load: LoadSettings };
   };
   firstLoadJs: FirstLoadJs[];
   lighthouse: PageLighthouse[];
   load: { bare: LoadResult | null; endpoints: EndpointLoad[] };
+  /** The checkout: the payment-intent call under load, and the SQL statements of one checkout. */
+  checkout: { load: LoadResult | null; statements: StatementCount | null } | null;
   /** The reviews at scale: many reviews on one product, its list pages and summary under load. */
   reviews: { product: string; reviewCount: number; writeSeconds: number | null; loads: LoadResult[] } | null;
   errors: StageError[];
@@ -47,6 +51,10 @@ export const goals = {
   p99Ms: 25,
   /** Inclusive: each review endpoint with 100,000 reviews on the product. */
   reviewsP99Ms: 20,
+  /** Inclusive: POST /api/create-or-update-payment-intent at 20 connections. */
+  checkoutP99Ms: 50,
+  /** Inclusive: the shop's SQL statements in one whole checkout. */
+  checkoutStatements: 20,
 };
 
 export function evaluateTargets(results: BenchResults, productPage: string, apiNames: string[]): Target[] {
@@ -56,6 +64,7 @@ export function evaluateTargets(results: BenchResults, productPage: string, apiN
     ...pagesIf('lighthouse').flatMap((page) => lighthouseTargets(page, findPage(results.lighthouse, page))),
     ...pagesIf('js').flatMap((page) => firstLoadTargets(page, findPage(results.firstLoadJs, page), productPage)),
     ...(measured('reviews') ? reviewTargets(results) : []),
+    ...(measured('checkout') ? checkoutTargets(results) : []),
     ...(measured('api') ? apiNames : []).flatMap((name) =>
       loadTargets(
         name,
@@ -136,6 +145,35 @@ function loadTargets(name: string, result: EndpointLoad | undefined): Target[] {
       goal: 'no error, timeout or non-2xx',
       actual: failed === null ? 'not measured' : `${failed} of ${result?.requests ?? 0}`,
       met: failed === 0,
+    },
+  ];
+}
+
+function checkoutTargets(results: BenchResults): Target[] {
+  const load = results.checkout?.load ?? null;
+  const statements = results.checkout?.statements ?? null;
+  const p99 = load?.latencyP99Ms ?? null;
+  const failed = load ? load.non2xx + load.errors + load.timeouts : null;
+  return [
+    {
+      name: 'POST /api/create-or-update-payment-intent p99 latency',
+      goal: `≤ ${goals.checkoutP99Ms} ms`,
+      actual: p99 === null ? 'not measured' : `${p99} ms`,
+      met: p99 !== null && p99 <= goals.checkoutP99Ms,
+    },
+    {
+      name: 'POST /api/create-or-update-payment-intent answers 2xx under load',
+      goal: 'no error, timeout or non-2xx',
+      actual: failed === null ? 'not measured' : `${failed} of ${load?.requests ?? 0}`,
+      met: failed === 0,
+    },
+    {
+      name: "SQL statements of one checkout (the shop's own)",
+      goal: `≤ ${goals.checkoutStatements}, none repeated`,
+      actual: statements
+        ? `${statements.shop} (+${statements.processor} of the built-in processor), ${statements.repeated.length} repeated`
+        : 'not measured',
+      met: statements !== null && statements.shop <= goals.checkoutStatements && statements.repeated.length === 0,
     },
   ];
 }
@@ -314,6 +352,28 @@ function reviewsText(results: BenchResults): string {
   ].join('\n');
 }
 
+function checkoutText(results: BenchResults): string {
+  const checkout = results.checkout;
+  if (!checkout) return '';
+  const lines = ['Checkout'];
+  const { load, statements } = checkout;
+  if (load) {
+    lines.push(
+      `  ${load.name}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.latencyP50Ms} ms, p99 ${load.latencyP99Ms} ms (${results.settings.checkout.load.connections} connections)`,
+    );
+  }
+  if (statements) {
+    const steps = Object.entries(statements.perStep)
+      .map(([step, n]) => `${step} ${n}`)
+      .join(', ');
+    lines.push(
+      `  SQL statements of one checkout: ${statements.shop} the shop's (${steps}), ${statements.processor} the built-in processor's`,
+    );
+    for (const { statement, times } of statements.repeated) lines.push(`    repeated ×${times}: ${statement}`);
+  }
+  return [...lines, ''].join('\n');
+}
+
 function targetsText(targets: Target[]): string {
   return targets
     .map((target) => `  ${target.met ? '✔' : '✘'} ${target.name}: ${target.actual} (target ${target.goal})`)
@@ -340,6 +400,7 @@ export function summary(results: BenchResults, targets: Target[]): string {
     loadTable(results),
     '',
     reviewsText(results),
+    checkoutText(results),
     'Targets',
     targetsText(targets),
     '',

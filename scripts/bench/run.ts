@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { killAll } from 'chrome-launcher';
+import { checkoutBench, countCheckoutStatements, csrfHeaders, intentBody } from './checkout.ts';
 import { nextClientAddress } from './client-address.ts';
 import { measureFirstLoadJs } from './first-load-js.ts';
 import { measureLighthouse } from './lighthouse.ts';
@@ -24,7 +25,7 @@ const apiEndpoints = [
   { name: 'GET /api/products/desktop-fountain', path: '/api/products/desktop-fountain' },
   { name: 'GET /api/products?page=1&limit=24', path: '/api/products?page=1&limit=24' },
 ];
-const sectionNames = ['js', 'lighthouse', 'api', 'reviews'] as const;
+const sectionNames = ['js', 'lighthouse', 'api', 'checkout', 'reviews'] as const;
 type Section = (typeof sectionNames)[number];
 /** `npm run bench -- reviews` measures only the sections named; none named measures all. */
 const sections = parseSections(process.argv.slice(2));
@@ -34,6 +35,7 @@ const settings = {
   lighthouseRuns: 5,
   load: { durationSeconds: 10, connections: 50, warmupSeconds: 2 },
   reviews: reviewsAtScale,
+  checkout: checkoutBench,
 };
 /** The shop while it serves, for the interrupt handler. */
 let runningShop: Shop | null = null;
@@ -172,6 +174,29 @@ async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
   }
 }
 
+/** The payment-intent call under load: each request prices the cart and creates a payment. */
+async function measureCheckoutLoad(shop: Shop, results: BenchResults): Promise<void> {
+  const name = 'POST /api/create-or-update-payment-intent';
+  const measured = await stage(
+    `load: ${name}`,
+    results.errors,
+    onShop(shop, async () => {
+      const request = {
+        method: 'POST' as const,
+        headers: await csrfHeaders(shop.url),
+        body: await intentBody(shop.url, checkoutBench.product),
+      };
+      return measureLoad(
+        name,
+        new URL('/api/create-or-update-payment-intent', shop.url).href,
+        checkoutBench.load,
+        request,
+      );
+    }),
+  );
+  results.checkout = { load: measured, statements: null };
+}
+
 /** 100,000 reviews written into the stopped shop's database, then the shop again, under load. */
 async function measureReviews(dataDir: string, results: BenchResults): Promise<void> {
   const { errors } = results;
@@ -203,7 +228,7 @@ async function measureReviews(dataDir: string, results: BenchResults): Promise<v
         const measured = await stage(
           `load: ${name}`,
           errors,
-          onShop(shop, () => measureLoad(name, new URL(endpoint.path, shop.url).href, load, headers)),
+          onShop(shop, () => measureLoad(name, new URL(endpoint.path, shop.url).href, load, { headers })),
         );
         if (measured) results.reviews.loads.push(measured);
       }
@@ -226,6 +251,7 @@ async function main(): Promise<number> {
     lighthouse: [],
     load: { bare: null, endpoints: [] },
     reviews: null,
+    checkout: null,
     errors: [],
   };
 
@@ -236,15 +262,24 @@ async function main(): Promise<number> {
   const shop = built ? await stage('start the shop', results.errors, () => startShop()) : null;
   if (shop) {
     runningShop = shop;
+    const checkoutNext = sections.includes('checkout');
     const reviewsNext = sections.includes('reviews');
     try {
       if (sections.includes('js') || sections.includes('lighthouse')) await measurePages(shop, results);
       if (sections.includes('api')) await measureApi(shop, results);
+      if (checkoutNext) await measureCheckoutLoad(shop, results);
     } finally {
       runningShop = null;
-      await stopShop(shop, { keepData: reviewsNext });
+      await stopShop(shop, { keepData: checkoutNext || reviewsNext });
+    }
+    if (checkoutNext) {
+      const counted = await stage('checkout: count the SQL statements of one checkout', results.errors, () =>
+        countCheckoutStatements(shop.dataDir, checkoutBench.product),
+      );
+      results.checkout = { ...(results.checkout ?? { load: null }), statements: counted };
     }
     if (reviewsNext) await measureReviews(shop.dataDir, results);
+    else if (checkoutNext) await rm(shop.dataDir, { recursive: true, force: true });
   }
 
   // An interrupted run records nothing: latest.json keeps the last complete run.

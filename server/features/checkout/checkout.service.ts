@@ -26,7 +26,6 @@ import {
   paymentIdFromClientSecret,
 } from '#server/adapters/payments/payment-processor.ts';
 import type { Db } from '#server/db/client.ts';
-import { conversions } from '#server/features/analytics/analytics.tables.ts';
 import { productCategories, products, skuVariants } from '#server/features/catalog/catalog.tables.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import { sales } from '#server/features/marketing/marketing.tables.ts';
@@ -34,7 +33,7 @@ import { newsletterSubscribers } from '#server/features/newsletter/newsletter.ta
 import { PAID_STATUS, paidStatuses } from '#server/features/orders/order-status.ts';
 import { orderItems, orderNumbers, orders } from '#server/features/orders/orders.tables.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
-import { AppError, conflict, invalid, notFound } from '#server/http/errors.ts';
+import { AppError, invalid, notFound } from '#server/http/errors.ts';
 import type { Jobs } from '#server/jobs/job-queue.ts';
 import { type PricedCart, paymentEvents, payments } from './checkout.tables.ts';
 
@@ -79,6 +78,9 @@ type VariantRow = {
 const ORDER_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** An address-only sync reuses lines priced within this time; older ones are priced again. */
 const REPRICE_AFTER_MS = 15 * 60 * 1000;
+
+const orderLimitMessage = (max: number) =>
+  `You have placed the most orders allowed in a day (${max}). Please contact support.`;
 
 const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
 
@@ -220,11 +222,15 @@ export function createCheckoutService({
     };
   }
 
-  /** maxOrdersPerUser: the orders one shopper (account, else email) may place in 24 hours. */
-  async function assertUnderOrderLimit(userId: string | null, email: string) {
-    const { maxOrdersPerUser } = await settings.get();
+  /** maxOrdersPerUser: whether one shopper (account, else email) has placed that many paid orders in 24 hours. */
+  async function overOrderLimit(
+    userId: string | null,
+    email: string,
+    maxOrdersPerUser: number,
+    executor: Db | Tx = db,
+  ) {
     const who = userId ? eq(orders.userId, userId) : sql`lower(${orders.email}) = ${email.trim().toLowerCase()}`;
-    const [row] = await db
+    const [row] = await executor
       .select({ n: sql<number>`count(*)::int` })
       .from(orders)
       .where(
@@ -234,12 +240,13 @@ export function createCheckoutService({
           gte(orders.createdAt, new Date(Date.now() - ORDER_WINDOW_MS)),
         ),
       );
-    if ((row?.n ?? 0) >= maxOrdersPerUser) {
-      throw new AppError(
-        429,
-        'order_limit',
-        `You have placed the most orders allowed in a day (${maxOrdersPerUser}). Please contact support.`,
-      );
+    return (row?.n ?? 0) >= maxOrdersPerUser;
+  }
+
+  async function assertUnderOrderLimit(userId: string | null, email: string) {
+    const { maxOrdersPerUser } = await settings.get();
+    if (await overOrderLimit(userId, email, maxOrdersPerUser)) {
+      throw new AppError(429, 'order_limit', orderLimitMessage(maxOrdersPerUser));
     }
   }
 
@@ -411,40 +418,57 @@ export function createCheckoutService({
    * captured. A line short of stock cancels the authorisation: nothing is charged. The browser's
    * confirmation and the provider's webhook may both call this, at the same time: one order.
    */
-  async function completePayment(providerPaymentId: string, { sessionId }: { sessionId?: string | undefined } = {}) {
-    const row = await findPayment(providerPaymentId);
-    if (!row) throw notFound('Payment not found');
-    if (row.orderId) return orderAnswer(row.orderId);
-    const payment = await processor.retrieve(providerPaymentId);
-    if (payment.status !== 'requires_capture' && payment.status !== 'succeeded') {
-      throw new AppError(409, 'payment_not_authorized', 'The payment has not been authorised yet');
-    }
-    // Several payments prepared at once must not get round the daily limit.
-    await assertUnderOrderLimit(row.cart.userId ?? null, row.cart.email).catch(async (error: unknown) => {
-      await cancelQuietly(row, 'order_limit', 'The daily order limit was reached');
+  async function completePayment(providerPaymentId: string) {
+    const payment = await processor.retrieve(providerPaymentId).catch((error: unknown) => {
+      if (error instanceof PaymentProviderError && error.kind === 'not_found') throw notFound('Payment not found');
       throw error;
     });
-    if (payment.amount !== row.amount) {
-      await cancelQuietly(row, 'amount_mismatch', 'The payment amount does not match the order');
-      throw conflict('amount_mismatch', 'The payment amount does not match the cart: nothing was charged');
-    }
-    const order = await db
+    // Read before the transaction: on PGlite a read through `db` inside it would wait for it forever.
+    const { maxOrdersPerUser } = await settings.get();
+    const outcome = await db
       .transaction(async (tx) => {
         // One completion at a time per payment: a second one waits here, then finds the order.
-        const [locked] = await tx.select().from(payments).where(eq(payments.id, row.id)).for('update');
-        if (locked?.orderId) return { created: false as const, id: locked.orderId };
-        return { created: true as const, answer: await writeOrder(tx, row, payment) };
+        const [row] = await tx
+          .select()
+          .from(payments)
+          .where(and(eq(payments.provider, processor.name), eq(payments.providerPaymentId, providerPaymentId)))
+          .for('update');
+        if (!row) throw notFound('Payment not found');
+        if (row.orderId) return { created: false as const, orderId: row.orderId };
+        // Refused earlier (by the webhook, say): the same answer again.
+        if (row.status === 'canceled' && row.failureCode) {
+          throw new AppError(
+            row.failureCode === 'order_limit' ? 429 : 409,
+            row.failureCode,
+            row.failureMessage ?? 'Nothing was charged.',
+          );
+        }
+        if (payment.status !== 'requires_capture' && payment.status !== 'succeeded') {
+          throw new AppError(409, 'payment_not_authorized', 'The payment has not been authorised yet');
+        }
+        // Several payments prepared at once must not get round the daily limit.
+        if (await overOrderLimit(row.cart.userId ?? null, row.cart.email, maxOrdersPerUser, tx)) {
+          throw new Refused(row, 429, 'order_limit', orderLimitMessage(maxOrdersPerUser));
+        }
+        if (payment.amount !== row.amount) {
+          throw new Refused(
+            row,
+            409,
+            'amount_mismatch',
+            'The payment amount does not match the cart: nothing was charged',
+          );
+        }
+        return { created: true as const, row, answer: await writeOrder(tx, row, payment) };
       })
       .catch(async (error: unknown) => {
-        if (error instanceof SoldOut || error instanceof CouponUsedUp) {
-          await cancelQuietly(row, error.code, error.message);
-          throw conflict(error.code, error.message);
-        }
-        throw error;
+        if (!(error instanceof Refused)) throw error;
+        // Nothing was written: the authorisation is voided, so nothing is charged.
+        await cancelQuietly(error.row, error.code, error.message);
+        throw new AppError(error.status, error.code, error.message);
       });
-    if (!order.created) return orderAnswer(order.id);
-    await afterOrder(order.answer.reference, row, payment, sessionId);
-    return order.answer;
+    if (!outcome.created) return orderAnswer(outcome.orderId);
+    await afterOrder(outcome.answer.reference, outcome.row, payment);
+    return outcome.answer;
   }
 
   async function writeOrder(tx: Tx, row: PaymentRow, payment: ProviderPayment): Promise<OrderAnswer> {
@@ -456,7 +480,7 @@ export function createCheckoutService({
         .set({ stock: sql`${products.stock} - ${item.quantity}`, sales: sql`${products.sales} + ${item.quantity}` })
         .where(and(eq(products.id, item.productId), gte(products.stock, item.quantity)))
         .returning({ title: products.title });
-      if (!taken) throw new SoldOut(await titleOf(tx, item.productId));
+      if (!taken) throw soldOut(row, item.title ?? (await titleOf(tx, item.productId)));
       if (item.skuId) {
         const [variant] = await tx
           .update(skuVariants)
@@ -469,7 +493,7 @@ export function createCheckoutService({
             ),
           )
           .returning({ id: skuVariants.id });
-        if (!variant) throw new SoldOut(taken.title);
+        if (!variant) throw soldOut(row, taken.title);
       }
     }
     if (cart.discountCodes.length) {
@@ -488,7 +512,14 @@ export function createCheckoutService({
         .from(sales)
         .where(inArray(sales.couponCode, cart.discountCodes));
       const missing = limited.find((sale) => !used.some((u) => u.code === sale.code));
-      if (missing?.code) throw new CouponUsedUp(missing.code);
+      if (missing?.code) {
+        throw new Refused(
+          row,
+          409,
+          'coupon_used_up',
+          `Code "${missing.code}" has just been used up. Nothing was charged.`,
+        );
+      }
     }
     const shipping = cart.shipping as DraftAddress | null;
     const billing = (cart.billing as DraftAddress | null) ?? shipping;
@@ -534,7 +565,8 @@ export function createCheckoutService({
       .update(payments)
       .set({
         orderId: order.id,
-        status: 'authorized',
+        // Captured right after this transaction; a failed capture sets it to failed (undoOrder).
+        status: 'succeeded',
         cardBrand: payment.card?.brand ?? null,
         cardLast4: payment.card?.last4 ?? null,
         updatedAt: new Date(),
@@ -544,7 +576,12 @@ export function createCheckoutService({
   }
 
   /** The order is written: capture the payment, then tell the shopper and everyone else. */
-  async function afterOrder(orderId: string, row: PaymentRow, payment: ProviderPayment, sessionId?: string) {
+  /**
+   * The order is written: capture the payment, then tell the shopper and everyone else. The
+   * conversion is the browser's to report (POST /api/analytics/conversion, with its analytics
+   * session), so it is not counted twice here.
+   */
+  async function afterOrder(orderId: string, row: PaymentRow, payment: ProviderPayment) {
     if (payment.status === 'requires_capture') {
       try {
         await processor.capture(row.providerPaymentId, `capture:${row.providerPaymentId}`);
@@ -557,23 +594,14 @@ export function createCheckoutService({
         }
       }
     }
-    await db.update(payments).set({ status: 'succeeded', updatedAt: new Date() }).where(eq(payments.id, row.id));
-    const cart = row.cart;
+    const { cart } = row;
     const { enableNewsletter } = await settings.get();
-    await Promise.all([
-      cart.newsletter && enableNewsletter && cart.email
-        ? db
-            .insert(newsletterSubscribers)
-            .values({ email: cart.email, source: 'checkout', unsubscribeToken: randomUUID().replaceAll('-', '') })
-            .onConflictDoNothing()
-        : null,
-      db.insert(conversions).values({
-        sessionId: sessionId ?? row.providerPaymentId,
-        userId: cart.userId ?? null,
-        orderId,
-        orderValue: row.amount,
-      }),
-    ]);
+    if (cart.newsletter && enableNewsletter && cart.email) {
+      await db
+        .insert(newsletterSubscribers)
+        .values({ email: cart.email, source: 'checkout', unsubscribeToken: randomUUID().replaceAll('-', '') })
+        .onConflictDoNothing();
+    }
     events.publish({ type: 'order_created', data: { collection: 'orders', id: orderId } });
     await sendConfirmation({ orderId });
   }
@@ -658,8 +686,8 @@ export function createCheckoutService({
     try {
       if ((event.type === 'payment_authorized' || event.type === 'payment_succeeded') && event.paymentId) {
         await completePayment(event.paymentId).catch((error: unknown) => {
-          // A sold-out or mismatched cart was answered by cancelling: the event is handled.
-          if (!(error instanceof AppError && error.statusCode === 409)) throw error;
+          // Refused and cancelled (sold out, limit), or not a payment of this shop: the event is handled.
+          if (!(error instanceof AppError && [404, 409, 429].includes(error.statusCode))) throw error;
         });
       } else if (event.type === 'payment_failed' && event.paymentId && event.payment?.failure) {
         await db
@@ -705,19 +733,24 @@ function toAddress(address: DraftAddress) {
   };
 }
 
-/** A line had less stock than the cart: the shopper is told which product just sold out. */
-class SoldOut extends Error {
-  readonly code = 'sold_out';
-  constructor(product: string) {
-    super(`${product} just sold out. Nothing was charged.`);
+/**
+ * A completion refused before anything was written (sold out, a coupon used up, the daily limit,
+ * an amount that does not match): the payment's authorisation is then voided.
+ */
+class Refused extends Error {
+  readonly row: PaymentRow;
+  readonly status: number;
+  readonly code: string;
+  constructor(row: PaymentRow, status: number, code: string, message: string) {
+    super(message);
+    this.row = row;
+    this.status = status;
+    this.code = code;
   }
 }
 
-class CouponUsedUp extends Error {
-  readonly code = 'coupon_used_up';
-  constructor(code: string) {
-    super(`Code "${code}" has just been used up. Nothing was charged.`);
-  }
-}
+/** A line had less stock than the cart: the shopper is told which product just sold out. */
+const soldOut = (row: PaymentRow, product: string) =>
+  new Refused(row, 409, 'sold_out', `${product} just sold out. Nothing was charged.`);
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
