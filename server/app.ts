@@ -228,6 +228,7 @@ export async function buildApp(deps: AppDeps) {
     await mountWeb(app, {
       mode: deps.web,
       publicUrl: config.publicUrl,
+      payments: checkout.browserConfig,
       // GET /logout: the same as POST /api/auth/logout.
       async endSession(request, reply) {
         const token = request.cookies[SESSION_COOKIE];

@@ -7,7 +7,7 @@ import * as build from 'virtual:react-router/server-build';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import { createApiClient } from '../web/common/api-client.ts';
 import { pageErrorOf } from '../web/common/page-errors.ts';
-import { apiContext, nonceContext, shopContext } from '../web/context.ts';
+import { apiContext, nonceContext, type ShopFacts, shopContext } from '../web/context.ts';
 
 /** Runs an API request in-process (Fastify's inject), as the visitor whose cookies are given. */
 export type InternalFetch = (request: {
@@ -19,7 +19,7 @@ export type InternalFetch = (request: {
 
 export function createPageHandler(
   internalFetch: InternalFetch,
-  { mode, publicUrl }: { mode: 'production' | 'development'; publicUrl: string },
+  { mode, publicUrl, payments }: { mode: 'production' | 'development' } & ShopFacts,
 ) {
   const handle = createRequestHandler(withPageErrors(build), mode);
   return (request: Request, { nonce }: { nonce: string | undefined }) => {
@@ -28,7 +28,7 @@ export function createPageHandler(
     const context = new RouterContextProvider();
     context.set(apiContext, api);
     context.set(nonceContext, nonce);
-    context.set(shopContext, { publicUrl });
+    context.set(shopContext, { publicUrl, payments });
     return handle(request, context);
   };
 }

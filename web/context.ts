@@ -7,5 +7,13 @@ export const apiContext = createContext<ApiClient>();
 /** The CSP nonce of this response's inline scripts (set by the server for each page). */
 export const nonceContext = createContext<string | undefined>(undefined);
 
-/** Facts about the shop the pages need: its public address (for canonical URLs and sharing). */
-export const shopContext = createContext<{ publicUrl: string }>({ publicUrl: '' });
+/** The card processor the browser pays with (no secret: Stripe's publishable key at most). */
+export type PaymentConfig = { provider: 'local' } | { provider: 'stripe'; publishableKey: string };
+
+/**
+ * Facts about the shop the pages need: its public address (for canonical URLs and sharing) and
+ * the card processor of the checkout.
+ */
+export type ShopFacts = { publicUrl: string; payments: PaymentConfig };
+
+export const shopContext = createContext<ShopFacts>({ publicUrl: '', payments: { provider: 'local' } });

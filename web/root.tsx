@@ -37,7 +37,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     api.call(listCategories),
     api.call(getPublicSettings),
   ]);
-  return { user: me.authenticated ? me.user : null, categories, settings, origin: context.get(shopContext).publicUrl };
+  const shop = context.get(shopContext);
+  return {
+    user: me.authenticated ? me.user : null,
+    categories,
+    settings,
+    origin: shop.publicUrl,
+    payments: shop.payments,
+  };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

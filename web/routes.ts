@@ -7,6 +7,12 @@ export default [
   route('product/:slug', 'routes/product.tsx', { id: 'product' }),
   route('product/:slug/reviews', 'routes/product-reviews.tsx', { id: 'product-reviews' }),
   route('product/:slug/review/new', 'routes/review-new.tsx', { id: 'review-new' }),
+  route('cart', 'routes/cart.tsx'),
+  route('success', 'routes/success.tsx'),
+  // Link targets the spec names without a screen of their own: the matching listing.
+  route('new-releases', 'routes/category-shortcut.tsx', { id: 'new-releases' }),
+  route('wellness', 'routes/category-shortcut.tsx', { id: 'wellness' }),
+  route('browse', 'routes/category-shortcut.tsx', { id: 'browse' }),
   route('privacy', 'routes/privacy.tsx'),
   route('returns', 'routes/returns.tsx'),
   route('conditions', 'routes/terms.tsx', { id: 'conditions' }),

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '#server/features/accounts/sessions.ts';
+import type { PaymentConfig } from '#web/context.ts';
 import type { InternalFetch, PageHandler } from '../react-router-entry.ts';
 import { sendError } from './errors.ts';
 
@@ -19,6 +20,8 @@ export type MountWebOptions = {
   mode: WebMode;
   internalFetch: InternalFetch;
   publicUrl: string;
+  /** The checkout's card processor, as the browser needs it. */
+  payments: PaymentConfig;
   /** Ends the session of the request's session cookie and clears the cookie (GET /logout). */
   endSession: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 };
@@ -27,7 +30,10 @@ export type MountWebOptions = {
  * Serves the React Router app: in production the built assets and the built server bundle; in
  * development Vite's middleware with hot reload. Every path that no other route claims is a page.
  */
-export async function mountWeb(app: FastifyInstance, { mode, internalFetch, publicUrl, endSession }: MountWebOptions) {
+export async function mountWeb(
+  app: FastifyInstance,
+  { mode, internalFetch, publicUrl, payments, endSession }: MountWebOptions,
+) {
   let getHandler: () => Promise<PageHandler>;
 
   if (mode === 'production') {
@@ -47,7 +53,7 @@ export async function mountWeb(app: FastifyInstance, { mode, internalFetch, publ
       },
     });
     const entry = (await import(serverBuildFile)) as typeof import('../react-router-entry.ts');
-    const handler = entry.createPageHandler(internalFetch, { mode, publicUrl });
+    const handler = entry.createPageHandler(internalFetch, { mode, publicUrl, payments });
     getHandler = async () => handler;
   } else {
     const [{ createServer }, { default: middie }] = await Promise.all([import('vite'), import('@fastify/middie')]);
@@ -63,7 +69,7 @@ export async function mountWeb(app: FastifyInstance, { mode, internalFetch, publ
       const entry = (await ssr.runner.import(
         '/server/react-router-entry.ts',
       )) as typeof import('../react-router-entry.ts');
-      return entry.createPageHandler(internalFetch, { mode, publicUrl });
+      return entry.createPageHandler(internalFetch, { mode, publicUrl, payments });
     };
   }
 

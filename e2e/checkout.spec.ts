@@ -1,0 +1,256 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { paymentErrorMessage, testCards } from '../common/payment-errors.ts';
+import { expectAccessible } from './a11y.ts';
+import { newAccount, register } from './shopper.ts';
+
+/** $24.99, one variant: under the free-shipping threshold, so shipping has a figure once the address is in. */
+const PRODUCT = { slug: 'essential-oil-collection', title: 'Essential Oil Collection (6 × 10 ml)' };
+const SUCCESS_CARD = '4242 4242 4242 4242';
+
+async function addToCart(page: Page) {
+  await page.goto(`/product/${PRODUCT.slug}`);
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('button', { name: 'Added to Cart' })).toBeVisible();
+}
+
+const checkoutButton = (page: Page) => page.getByRole('button', { name: 'Checkout', exact: true });
+
+/** Opens the checkout modal from the cart page. */
+async function openCheckout(page: Page): Promise<Locator> {
+  await checkoutButton(page).click();
+  const dialog = page.getByRole('dialog', { name: 'Checkout' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** A figure of the price breakdown, by its label. */
+const summary = (dialog: Locator, label: string) =>
+  dialog
+    .getByTestId('price-breakdown')
+    .locator('div')
+    .filter({ has: dialog.page().getByText(label, { exact: true }) });
+
+async function fillAddress(dialog: Locator, name = 'Ada Calm') {
+  const shipping = dialog.getByRole('group', { name: 'Shipping address' });
+  await shipping.getByLabel('Full name').fill(name);
+  await shipping.getByLabel('Street address').fill('1 Quiet Lane');
+  await shipping.getByLabel('City').fill('Portland');
+  await shipping.getByLabel('State', { exact: true }).fill('OR');
+  await shipping.getByLabel('ZIP code').fill('97201');
+}
+
+async function fillCard(dialog: Locator, number = SUCCESS_CARD) {
+  await dialog.getByLabel('Card number').fill(number);
+  await dialog.getByLabel('Expiry (MM / YY)').fill('1234');
+  await dialog.getByLabel('CVC').fill('123');
+  await dialog.getByLabel('Name on card').fill('Ada Calm');
+}
+
+test('a signed-in shopper pays with the test card and finds the order in the Order History', async ({ page }) => {
+  const account = await register(page);
+  await addToCart(page);
+  await page.goto('/cart');
+  const dialog = await openCheckout(page);
+  const payNow = dialog.getByRole('button', { name: 'Pay Now' });
+  await expect(dialog.getByText(`Test mode: use ${SUCCESS_CARD}`)).toBeVisible();
+  await expect(summary(dialog, 'Subtotal')).toContainText('$24.99');
+  await expect(summary(dialog, 'Shipping')).toContainText('N/A');
+  await expect(payNow).toBeDisabled();
+  await expectAccessible(page);
+
+  await dialog.getByLabel('Email', { exact: true }).fill(account.email);
+  await fillAddress(dialog);
+  // The server prices shipping once the address is complete.
+  await expect(summary(dialog, 'Shipping')).toContainText('$4.99');
+  await expect(summary(dialog, 'Total')).toContainText('$');
+  await expect(payNow).toBeDisabled();
+  await fillCard(dialog);
+  await expect(payNow).toBeEnabled();
+  await payNow.click();
+
+  await expect(page).toHaveURL(/\/success\?session_id=[\w-]+$/);
+  const reference = new URL(page.url()).searchParams.get('session_id') ?? '';
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you for your order!');
+  await expect(page.getByTestId('order-reference')).toHaveText(reference);
+  await expect(page.getByRole('heading', { name: "What's Next" })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Processing' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Tracking' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Continue Shopping' })).toHaveAttribute('href', '/');
+  await expect(page.getByRole('link', { name: 'Contact Support' })).toHaveAttribute('href', /^mailto:support@/);
+  await expectAccessible(page);
+  // The cart and its payment are gone.
+  expect(await page.evaluate(() => localStorage.getItem('stillwater.paymentIntentId'))).toBeNull();
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('stillwater.cart') ?? '[]'))).toEqual([]);
+
+  await page.goto('/account?tab=orders');
+  const order = page.getByRole('tabpanel').getByRole('listitem').first();
+  await expect(order).toContainText(`1 × ${PRODUCT.title}`);
+  await expect(order).toContainText('processing');
+  await expectAccessible(page);
+});
+
+test('each decline card shows its message and the shopper can try again', async ({ page }) => {
+  await addToCart(page);
+  await page.goto('/cart');
+  const dialog = await openCheckout(page);
+  await dialog.getByLabel('Email', { exact: true }).fill(newAccount().email);
+  await fillAddress(dialog);
+  await fillCard(dialog);
+  const payNow = dialog.getByRole('button', { name: 'Pay Now' });
+  const declines = testCards.filter((card) => card.outcome === 'declined');
+  expect(declines.map((card) => card.number)).toEqual([
+    '4000 0000 0000 0002',
+    '4000 0000 0000 1018',
+    '4000 0000 0000 1026',
+    '4000 0000 0000 1034',
+    '4000 0000 0000 1042',
+    '4000 0027 6000 3184',
+  ]);
+  for (const [index, card] of declines.entries()) {
+    await dialog.getByLabel('Card number').fill(card.number);
+    await payNow.click();
+    await expect(dialog.getByRole('alert')).toHaveText(paymentErrorMessage(card.declineCode ?? card.code));
+    await expect(payNow).toBeEnabled();
+    if (index === 0) await expectAccessible(page);
+  }
+  // Still the same modal and cart: the shopper can pay with another card.
+  await expect(page).toHaveURL(/\/cart$/);
+  await dialog.getByLabel('Card number').fill(SUCCESS_CARD);
+  await payNow.click();
+  await expect(page).toHaveURL(/\/success\?session_id=/);
+});
+
+test('Pay Now stays disabled until the email, the shipping address and the card are complete', async ({ page }) => {
+  await addToCart(page);
+  await page.goto('/cart');
+  const dialog = await openCheckout(page);
+  const payNow = dialog.getByRole('button', { name: 'Pay Now' });
+  await expect(payNow).toBeDisabled();
+  await fillCard(dialog);
+  await expect(payNow).toBeDisabled();
+  await fillAddress(dialog);
+  await expect(payNow).toBeDisabled();
+  await dialog.getByLabel('Email', { exact: true }).fill('calm.shopper@example.com');
+  await expect(payNow).toBeEnabled();
+  // Any one of them missing again disables it.
+  await dialog.getByLabel('Email', { exact: true }).fill('  ');
+  await expect(payNow).toBeDisabled();
+  await dialog.getByLabel('Email', { exact: true }).fill('calm.shopper@example.com');
+  await dialog.getByRole('group', { name: 'Shipping address' }).getByLabel('City').fill('');
+  await expect(payNow).toBeDisabled();
+  await expect(summary(dialog, 'Shipping')).toContainText('N/A');
+  await dialog.getByRole('group', { name: 'Shipping address' }).getByLabel('City').fill('Portland');
+  await expect(payNow).toBeEnabled();
+  await dialog.getByLabel('CVC').fill('1');
+  await expect(payNow).toBeDisabled();
+  await dialog.getByLabel('CVC').fill('123');
+  // A different billing address must be complete too.
+  await dialog.getByLabel('Billing address is the same as the shipping address').uncheck();
+  await expect(payNow).toBeDisabled();
+  const billing = dialog.getByRole('group', { name: 'Billing address' });
+  await billing.getByLabel('Full name').fill('Bo Calm');
+  await billing.getByLabel('Street address').fill('2 Still Road');
+  await billing.getByLabel('City').fill('Salem');
+  await billing.getByLabel('State', { exact: true }).fill('OR');
+  await billing.getByLabel('ZIP code').fill('97301');
+  await expect(payNow).toBeEnabled();
+  await expectAccessible(page);
+});
+
+test('each change syncs the same payment intent with its own reason', async ({ page }) => {
+  await addToCart(page);
+  await page.goto('/cart');
+  const dialog = await openCheckout(page);
+  const ids = new Set<string>();
+  /** Makes a change and waits for the sync it triggers (the one carrying all of it, when `done` says). */
+  const syncs = async (
+    reason: string,
+    change: () => Promise<void>,
+    done: (body: { shipping?: { zipCode?: string } }) => boolean = () => true,
+  ) => {
+    const request = page.waitForRequest(
+      (r) =>
+        r.url().endsWith('/api/create-or-update-payment-intent') &&
+        r.postDataJSON().reason === reason &&
+        done(r.postDataJSON()),
+    );
+    await change();
+    const body = (await request).postDataJSON();
+    ids.add(body.paymentIntentId);
+    return body;
+  };
+  await syncs('email_update', () => dialog.getByLabel('Email', { exact: true }).fill('calm.sync@example.com'));
+  const shipped = await syncs(
+    'shipping_update',
+    () => fillAddress(dialog),
+    (body) => body.shipping?.zipCode === '97201',
+  );
+  expect(shipped).toMatchObject({ email: 'calm.sync@example.com', shipping: { city: 'Portland', state: 'OR' } });
+  await expect(summary(dialog, 'Shipping')).toContainText('$4.99');
+  await syncs('billing_update', () =>
+    dialog.getByLabel('Billing address is the same as the shipping address').uncheck(),
+  );
+  const billed = await syncs('billing_update', () =>
+    dialog.getByRole('group', { name: 'Billing address' }).getByLabel('Full name').fill('Bo Calm'),
+  );
+  expect(billed).toMatchObject({ shipping: { name: 'Ada Calm' }, billing: { name: 'Bo Calm' } });
+  const subscribed = await syncs('subtotal_or_codes', () =>
+    dialog.getByLabel('Email me about new arrivals and offers (unsubscribe at any time)').check(),
+  );
+  expect(subscribed).toMatchObject({ newsletter: true, metaVersion: 2 });
+  // One payment throughout.
+  expect([...ids]).toHaveLength(1);
+  expect([...ids][0]).toMatch(/\S/);
+});
+
+test('the modal closes on Escape, the backdrop, the close button and Tab out of the form, focus back on Checkout', async ({
+  page,
+  context,
+}) => {
+  await addToCart(page);
+  await page.goto('/cart');
+  const closed = async (dialog: Locator) => {
+    await expect(dialog).toBeHidden();
+    await expect(checkoutButton(page)).toBeFocused();
+  };
+
+  let dialog = await openCheckout(page);
+  await expect(dialog.getByLabel('Email', { exact: true })).toBeFocused();
+  await dialog.getByLabel('Email', { exact: true }).fill('kept@example.com');
+  await page.keyboard.press('Escape');
+  await closed(dialog);
+
+  dialog = await openCheckout(page);
+  // What the shopper typed stays while the page does.
+  await expect(dialog.getByLabel('Email', { exact: true })).toHaveValue('kept@example.com');
+  await page.mouse.click(5, 5);
+  await closed(dialog);
+
+  dialog = await openCheckout(page);
+  // A click inside the dialog is not a backdrop click.
+  await dialog.getByRole('heading', { name: 'Checkout' }).click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close checkout' }).click();
+  await closed(dialog);
+
+  dialog = await openCheckout(page);
+  // Pay Now is disabled, so the last control is the last policy link.
+  await dialog.getByRole('link', { name: /Returns & Exchanges/ }).focus();
+  await page.keyboard.press('Tab');
+  await closed(dialog);
+
+  dialog = await openCheckout(page);
+  await expect(dialog.getByLabel('Email', { exact: true })).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(dialog.getByRole('button', { name: 'Close checkout' })).toBeFocused();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Shift+Tab');
+  await closed(dialog);
+
+  // Emptying the cart (here from another tab) closes the modal.
+  dialog = await openCheckout(page);
+  const other = await context.newPage();
+  await other.goto('/returns');
+  await other.evaluate(() => localStorage.setItem('stillwater.cart', '[]'));
+  await expect(dialog).toBeHidden();
+});
