@@ -314,10 +314,12 @@ function scriptsText(results: BenchResults): string {
     .join('\n');
 }
 
-function loadTable(results: BenchResults): string {
-  const { bare, endpoints } = results.load;
+const loadHeader = ['target', 'req/s (mean)', 'mean', 'p50', 'p99', 'max', 'failed'];
+
+/** One load run as a table row: throughput, latencies and failures. */
+function loadRow(result: LoadResult): string[] {
   const latency = (value: number | null) => (value === null ? '–' : `${value} ms`);
-  const rows = [...(bare ? [{ ...bare, ratioToBare: 1 }] : []), ...endpoints].map((result) => [
+  return [
     result.name,
     result.requestsPerSecond.toFixed(0),
     latency(result.latencyMeanMs),
@@ -325,29 +327,27 @@ function loadTable(results: BenchResults): string {
     latency(result.latencyP99Ms),
     latency(result.latencyMaxMs),
     `${result.non2xx + result.errors + result.timeouts} of ${result.requests}`,
+  ];
+}
+
+function loadTable(results: BenchResults): string {
+  const { bare, endpoints } = results.load;
+  const rows = [...(bare ? [{ ...bare, ratioToBare: 1 }] : []), ...endpoints].map((result) => [
+    ...loadRow(result),
     result.ratioToBare === null ? '–' : percent(result.ratioToBare),
   ]);
-  return table(['target', 'req/s (mean)', 'mean', 'p50', 'p99', 'max', 'failed', 'vs bare'], rows);
+  return table([...loadHeader, 'vs bare'], rows);
 }
 
 function reviewsText(results: BenchResults): string {
   const reviews = results.reviews;
   if (!reviews) return '';
   const { load } = results.settings.reviews;
-  const latency = (value: number | null) => (value === null ? '–' : `${value} ms`);
-  const rows = reviews.loads.map((result) => [
-    result.name,
-    result.requestsPerSecond.toFixed(0),
-    latency(result.latencyMeanMs),
-    latency(result.latencyP50Ms),
-    latency(result.latencyP99Ms),
-    latency(result.latencyMaxMs),
-    `${result.non2xx + result.errors + result.timeouts} of ${result.requests}`,
-  ]);
+  const rows = reviews.loads.map(loadRow);
   const written = reviews.writeSeconds === null ? '' : `, written in ${reviews.writeSeconds.toFixed(1)} s`;
   return [
     `Reviews at scale: ${reviews.reviewCount} reviews on ${reviews.product}${written} (autocannon, ${load.durationSeconds} s after ${load.warmupSeconds} s warm-up, ${load.connections} connections)`,
-    table(['target', 'req/s (mean)', 'mean', 'p50', 'p99', 'max', 'failed'], rows),
+    table(loadHeader, rows),
     '',
   ].join('\n');
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { paymentErrorMessage } from '#common/payment-errors.ts';
 import { refusalMessage } from '#common/pricing.ts';
@@ -11,6 +11,7 @@ import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
 import { payments } from './checkout.tables.ts';
+import { type Intent, simpleProduct, variantProduct } from './checkout-test-helpers.ts';
 
 const { app, database, mailbox, jobsDone } = await buildTestApp();
 const { db } = database;
@@ -28,40 +29,6 @@ const home = {
   country: 'US',
 };
 const card = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2035, cvc: '123', name: 'Ada Calm' };
-
-/** A product with no variants and plenty of stock, at its sale price if any. */
-async function simpleProduct() {
-  const rows = await db.select().from(products).where(eq(products.status, 'active'));
-  const withVariants = new Set((await db.select({ id: skuVariants.productId }).from(skuVariants)).map((v) => v.id));
-  const product = rows.find((p) => !withVariants.has(p.id) && p.stock > 20);
-  if (product) return product;
-  // Every demo product has options: use one with a single active one (chosen implicitly).
-  for (const p of rows) {
-    const own = await db.select().from(skuVariants).where(eq(skuVariants.productId, p.id));
-    const active = own.filter((v) => v.isActive);
-    if (active.length === 1 && (active[0]?.stock ?? 0) > 20 && p.stock > 20) return p;
-  }
-  throw new Error('the seed has no product to buy simply');
-}
-
-async function variantProduct() {
-  const [row] = await db
-    .select({ product: products, variant: skuVariants })
-    .from(skuVariants)
-    .innerJoin(products, eq(products.id, skuVariants.productId))
-    .where(and(eq(products.status, 'active'), eq(skuVariants.isActive, true)))
-    .limit(1);
-  if (!row) throw new Error('the seed has no variants');
-  return row;
-}
-
-type Intent = {
-  id: string;
-  clientSecret: string;
-  breakdown: Record<string, number | null>;
-  refusedCodes: { code: string; message: string }[];
-  lines: { key: string; unitPrice: number }[];
-};
 
 async function intent(browser: ReturnType<typeof shopper>, body: Record<string, unknown>) {
   const response = await browser.post('/api/create-or-update-payment-intent', { metaVersion: 2, ...body });
@@ -81,7 +48,7 @@ async function checkout(browser: ReturnType<typeof shopper>, items: unknown[], e
 
 describe('POST /api/create-or-update-payment-intent', () => {
   test('prices from the database, whatever the client says; shipping N/A until the address is complete', async () => {
-    const product = await simpleProduct();
+    const product = await simpleProduct(db);
     const unit = product.salePrice ?? product.price;
     const browser = shopper();
     const noAddress = await intent(browser, { items: [{ id: product.slug, quantity: 2, price: 1 }] });
@@ -123,7 +90,7 @@ describe('POST /api/create-or-update-payment-intent', () => {
   });
 
   test('a code that improves nothing is refused with the spec message; an unknown secret is a 404', async () => {
-    const product = await simpleProduct();
+    const product = await simpleProduct(db);
     const browser = shopper();
     const answer = (
       await intent(browser, { items: [{ id: product.id, quantity: 1 }], discountCodes: [' nothing-off '] })
@@ -154,7 +121,7 @@ describe('POST /api/create-or-update-payment-intent', () => {
   });
 
   test('more than in stock, an unknown option and a missing CSRF token are refused', async () => {
-    const { product, variant } = await variantProduct();
+    const { product, variant } = await variantProduct(db);
     const browser = shopper();
     await db.update(skuVariants).set({ stock: 5 }).where(eq(skuVariants.id, variant.id));
     const tooMany = await intent(browser, { items: [{ id: product.id, skuId: variant.skuId, quantity: 6 }] });
@@ -176,7 +143,7 @@ describe('POST /api/create-or-update-payment-intent', () => {
 
 describe('paying', () => {
   test('4242 pays: one order with its lines, stock taken, payment captured, confirmation mailed, in Order History', async () => {
-    const { product, variant } = await variantProduct();
+    const { product, variant } = await variantProduct(db);
     const browser = shopper();
     const id = `${Date.now().toString(36)}${++counter}`;
     const registered = await browser.post('/api/auth/register', {
@@ -224,7 +191,7 @@ describe('paying', () => {
     ['4000 0000 0000 1042', 'restricted_card'],
     ['4000 0027 6000 3184', 'authentication_required'],
   ])('%s is declined with the message for %s; no order', async (number, code) => {
-    const product = await simpleProduct();
+    const product = await simpleProduct(db);
     const browser = shopper();
     const created = (
       await intent(browser, { items: [{ id: product.id, quantity: 1 }], shipping: home })
@@ -243,7 +210,7 @@ describe('paying', () => {
   });
 
   test('a real card number is refused in test mode', async () => {
-    const product = await simpleProduct();
+    const product = await simpleProduct(db);
     const browser = shopper();
     const created = (await intent(browser, { items: [{ id: product.id, quantity: 1 }] })).json() as Intent;
     const refused = await browser.post('/api/payments/test-card/confirm', {
@@ -255,7 +222,7 @@ describe('paying', () => {
   });
 
   test('the same cart completed twice at once: one order, one capture', async () => {
-    const product = await simpleProduct();
+    const product = await simpleProduct(db);
     const browser = shopper();
     const created = (
       await intent(browser, { items: [{ id: product.id, quantity: 1 }], email: 'twice@example.com', shipping: home })
@@ -278,7 +245,7 @@ describe('maxOrdersPerUser', () => {
     await limited.db.insert(settings).values({ key: 'maxOrdersPerUser', value: 1 });
     const { app: shop } = await buildTestApp({ database: limited });
     const buyer = () => testClient(shop, { remoteAddress: address() });
-    const product = await simpleProduct();
+    const product = await simpleProduct(db);
     const email = `limited.${Date.now()}@example.com`;
     const items = [{ id: product.id, quantity: 1 }];
     const first = buyer();
@@ -300,7 +267,7 @@ describe('maxOrdersPerUser', () => {
 
 describe('never oversold', () => {
   test('200 shoppers at once for a SKU with 10 in stock: exactly 10 orders, the rest refused cleanly, nothing charged', async () => {
-    const { product, variant } = await variantProduct();
+    const { product, variant } = await variantProduct(db);
     await db.update(skuVariants).set({ stock: 10 }).where(eq(skuVariants.id, variant.id));
     await db.update(products).set({ stock: 1000 }).where(eq(products.id, product.id));
     const item = [{ id: product.id, skuId: variant.skuId, quantity: 1 }];

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { salesTax } from '#common/tax.ts';
 import { createStripeProcessor } from '#server/adapters/payments/stripe-processor.ts';
@@ -13,6 +13,7 @@ import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 import { paymentEvents, payments } from './checkout.tables.ts';
+import { type Intent, simpleProduct, variantProduct } from './checkout-test-helpers.ts';
 
 /**
  * The checkout with the Stripe adapter, against the local stand-in of Stripe's API: the browser's
@@ -53,37 +54,6 @@ const home = {
   country: 'US',
 };
 const VISA = '4242 4242 4242 4242';
-
-type Intent = {
-  id: string;
-  clientSecret: string;
-  breakdown: Record<string, number | null>;
-};
-
-/** A product with no variants (or a single one, chosen implicitly) and plenty of stock. */
-async function simpleProduct() {
-  const rows = await db.select().from(products).where(eq(products.status, 'active'));
-  const withVariants = new Set((await db.select({ id: skuVariants.productId }).from(skuVariants)).map((v) => v.id));
-  const product = rows.find((p) => !withVariants.has(p.id) && p.stock > 20);
-  if (product) return product;
-  for (const p of rows) {
-    const own = await db.select().from(skuVariants).where(eq(skuVariants.productId, p.id));
-    const active = own.filter((v) => v.isActive);
-    if (active.length === 1 && (active[0]?.stock ?? 0) > 20 && p.stock > 20) return p;
-  }
-  throw new Error('the seed has no product to buy simply');
-}
-
-async function variantProduct() {
-  const [row] = await db
-    .select({ product: products, variant: skuVariants })
-    .from(skuVariants)
-    .innerJoin(products, eq(products.id, skuVariants.productId))
-    .where(and(eq(products.status, 'active'), eq(skuVariants.isActive, true)))
-    .limit(1);
-  if (!row) throw new Error('the seed has no variants');
-  return row;
-}
 
 function intent(browser: ReturnType<typeof shopper>, body: Record<string, unknown>) {
   return browser.post('/api/create-or-update-payment-intent', { metaVersion: 2, ...body });
@@ -139,7 +109,7 @@ function shuffled<T>(items: T[]): T[] {
 
 describe('Stripe checkout', () => {
   test('intent created and updated on Stripe, card confirmed, the webhook makes the order and captures', async () => {
-    const product = await simpleProduct();
+    const product = await simpleProduct(db);
     const unit = product.salePrice ?? product.price;
     const email = newEmail('stripe.flow');
     const browser = shopper();
@@ -245,7 +215,7 @@ describe('Stripe checkout', () => {
   test.each([1, 2, 3, 4, 5])(
     'the same webhook 5 times, shuffled with another payment’s failure and the browser’s completion: one order, one capture, one mail (round %i)',
     async () => {
-      const product = await simpleProduct();
+      const product = await simpleProduct(db);
       const email = newEmail('stripe.race');
       const { browser, created } = await paymentFor({ id: product.id, quantity: 1 }, email);
       standIn.confirmWithCard(created.id, VISA);
@@ -301,7 +271,7 @@ describe('Stripe checkout', () => {
   );
 
   test('a declined card makes no order; payment_intent.payment_failed records the failure code', async () => {
-    const product = await simpleProduct();
+    const product = await simpleProduct(db);
     const email = newEmail('stripe.declined');
     const { browser, created } = await paymentFor({ id: product.id, quantity: 1 }, email);
     const declined = standIn.confirmWithCard(created.id, '4000 0000 0000 0002');
@@ -331,7 +301,7 @@ describe('Stripe checkout', () => {
   });
 
   test('one left of a SKU, two shoppers authorised, both webhooks at once: one order, the other authorisation voided', async () => {
-    const { product, variant } = await variantProduct();
+    const { product, variant } = await variantProduct(db);
     await db.update(skuVariants).set({ stock: 1 }).where(eq(skuVariants.id, variant.id));
     await db.update(products).set({ stock: 1000 }).where(eq(products.id, product.id));
     const item = { id: product.id, skuId: variant.skuId, quantity: 1 };
@@ -389,7 +359,7 @@ describe('Stripe webhook deliveries that are refused: 400, and nothing written',
   let payload: string;
 
   beforeAll(async () => {
-    const product = await simpleProduct();
+    const product = await simpleProduct(db);
     email = newEmail('stripe.refused');
     const { created } = await paymentFor({ id: product.id, quantity: 1 }, email);
     paymentId = created.id;
