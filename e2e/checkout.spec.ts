@@ -254,3 +254,13 @@ test('the modal closes on Escape, the backdrop, the close button and Tab out of 
   await other.evaluate(() => localStorage.setItem('stillwater.cart', '[]'));
   await expect(dialog).toBeHidden();
 });
+
+test('a payment that came back failed from a redirect keeps the cart', async ({ page }) => {
+  await addToCart(page);
+  await page.goto('/success?payment_intent=pi_x&redirect_status=failed');
+  await expect(page.getByRole('heading', { name: 'Payment failed' })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole('link', { name: 'Back to the cart' }).click();
+  await expect(page).toHaveURL(/\/cart$/);
+  await expect(page.getByRole('link', { name: PRODUCT.title }).first()).toBeVisible();
+});

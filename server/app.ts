@@ -168,7 +168,12 @@ export async function buildApp(deps: AppDeps) {
   const csrf = createCsrfProtection({ signingKey: deps.signingKey, secureCookies });
 
   await app.register(fastifyCookie);
-  addSecurityHeaders(app, { development: deps.web === 'development', https: secureCookies });
+  addSecurityHeaders(app, {
+    development: deps.web === 'development',
+    https: secureCookies,
+    // The CSP admits Stripe's hosts only when the shop pays with Stripe.
+    stripe: checkout.browserConfig.provider === 'stripe',
+  });
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   await app.register(fastifyRateLimit, {
     global: true,

@@ -16,19 +16,36 @@ declare module 'fastify' {
 const NOT_PAGES = /^\/(api|media|assets)\/|^\/(healthz|readyz|robots\.txt|sitemap\.xml|favicon\.svg)$/;
 
 /**
+ * The hosts Stripe.js needs, as Stripe documents them for a Content-Security-Policy: its script
+ * (js.stripe.com), its API (api.stripe.com), and the frames of the Payment Element and of 3-D
+ * Secure (js.stripe.com and its subdomains, hooks.stripe.com).
+ */
+export const stripeSources = {
+  scriptSrc: ['https://js.stripe.com'],
+  connectSrc: ['https://api.stripe.com'],
+  frameSrc: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+} as const;
+
+/**
  * Pages get a Content-Security-Policy that admits only our own scripts, plus React Router's
  * inline scripts through a per-request nonce; inline style attributes are allowed (React renders
  * them); images from any https host (marketplace images). Vite's development server needs inline
- * scripts and websockets.
+ * scripts and websockets. The payment provider is admitted only when the shop uses it (Stripe).
  */
-function pageDirectives(development: boolean) {
+function pageDirectives(development: boolean, stripe: boolean) {
   const nonce = (request: IncomingMessage) => `'nonce-${(request as NonceRequest).cspNonce ?? ''}'`;
+  const provider = (sources: readonly string[]) => (stripe ? sources : []);
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: development ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce],
+    scriptSrc: [
+      ...(development ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce]),
+      ...provider(stripeSources.scriptSrc),
+    ],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-    connectSrc: development ? ["'self'", 'ws:', 'wss:'] : ["'self'"],
+    connectSrc: [...(development ? ["'self'", 'ws:', 'wss:'] : ["'self'"]), ...provider(stripeSources.connectSrc)],
+    // Without a provider, frames fall back to default-src ('self').
+    ...(stripe ? { frameSrc: ["'self'", ...stripeSources.frameSrc] } : {}),
     fontSrc: ["'self'", 'data:'],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
@@ -81,17 +98,18 @@ export function dataSecurityHeaders({ https }: { https: boolean }): Record<strin
 /**
  * Security headers (helmet) on every response. Pages get the nonce policy, computed per request;
  * API answers, media and assets get a fixed set computed once, as they are the hot path.
+ * `stripe`: the shop takes cards with Stripe, so its pages admit Stripe.js (`stripeSources`).
  */
 export function addSecurityHeaders(
   app: FastifyInstance,
-  { development, https }: { development: boolean; https: boolean },
+  { development, https, stripe = false }: { development: boolean; https: boolean; stripe?: boolean },
 ) {
   const common: HelmetOptions = {
     crossOriginEmbedderPolicy: false,
     // HSTS only when the shop is served over https (helmet refuses a literal true).
     ...(https ? {} : { strictTransportSecurity: false }),
   };
-  const forPages = helmet({ ...common, contentSecurityPolicy: { directives: pageDirectives(development) } });
+  const forPages = helmet({ ...common, contentSecurityPolicy: { directives: pageDirectives(development, stripe) } });
   const fixed = dataSecurityHeaders({ https });
   app.decorateRequest('cspNonce', undefined);
   app.addHook('onRequest', (request, reply, done) => {

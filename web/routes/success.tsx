@@ -20,8 +20,30 @@ export default function Success() {
   const supportEmail =
     useRouteLoaderData<typeof rootLoader>('root')?.settings.supportEmail ?? settingsDefaults.supportEmail;
 
+  // A payment method that left the page comes back with Stripe's verdict: a failure keeps the cart.
+  const failed = params.get('redirect_status') === 'failed';
+
   // Spec 4: the cart is cleared again here (the checkout cleared it before coming).
-  useEffect(() => clearCart(), []);
+  useEffect(() => {
+    if (!failed) clearCart();
+  }, [failed]);
+
+  if (failed) {
+    return (
+      <div className="mx-auto max-w-2xl px-4 py-16 sm:px-6">
+        <div className="rounded-2xl border border-sage-100 bg-white p-8 text-center shadow-sm sm:p-10">
+          <h1 className="font-serif text-4xl text-sage-900">Payment failed</h1>
+          <p className="mt-3 text-stone-700">Nothing was charged, and your cart is as you left it.</p>
+          <Link
+            to="/cart"
+            className="mt-8 inline-block rounded-full bg-sage-700 px-6 py-3 font-medium text-white hover:bg-sage-800"
+          >
+            Back to the cart
+          </Link>
+        </div>
+      </div>
+    );
+  }
 
   return (
     <div className="mx-auto max-w-2xl px-4 py-16 sm:px-6">

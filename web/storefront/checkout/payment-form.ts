@@ -2,20 +2,16 @@
  * The seam between the checkout modal and whichever processor takes the card.
  *
  * The modal renders a `PaymentForm` and, on Pay Now, calls its handle's `confirm`; it never
- * knows which processor it talks to. Today there is one implementation, the built-in test
- * processor's card form (test-card-form.tsx). Stripe's Payment Element is the second one, to be
- * added as `stripe-payment-form.tsx` once `@stripe/stripe-js` and `@stripe/react-stripe-js` are
- * installed: `<Elements stripe={loadStripe(publishableKey)} options={{ clientSecret, appearance:
- * { theme: 'night' } }} key={clientSecret}>` around `<PaymentElement onReady onChange>`, whose
- * `confirm` calls `stripe.confirmPayment({ elements, confirmParams: { return_url,
- * payment_method_data: { billing_details } }, redirect: 'if_required' })` and maps an error with
- * `paymentErrorMessage(error.decline_code ?? error.code, error.message)`. It must be imported
- * lazily (see `paymentFormFor`), so no Stripe code reaches a shop that does not use Stripe.
+ * knows which processor it talks to. There are two implementations: the built-in test
+ * processor's card form (test-card-form.tsx), and Stripe's Payment Element
+ * (stripe-payment-form.tsx), which is imported lazily (see `paymentFormFor`) so no Stripe code
+ * reaches a shop that does not use Stripe, nor any page's first load.
  */
 
-import type { ComponentType, Ref } from 'react';
+import { type ComponentType, lazy, type Ref } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import type { DraftAddress } from '#common/contracts/checkout.ts';
+import { PAYMENT_FAILED_MESSAGE, paymentErrorMessage } from '#common/payment-errors.ts';
 import type { PaymentConfig } from '#web/context.ts';
 import { TestCardForm } from './test-card-form.tsx';
 
@@ -58,16 +54,74 @@ export function usePaymentConfig(): PaymentConfig {
   return root?.payments ?? BUILT_IN;
 }
 
+/** Stripe's Payment Element, in its own chunk: downloaded the first time a Stripe shop's checkout shows it. */
+const StripePaymentForm: PaymentForm = lazy(() => import('./stripe-payment-form.tsx'));
+
 /**
  * The form for the processor; null when this build has none for it (Pay Now then stays
- * disabled). Wrap it in <Suspense>: the Stripe form will be `lazy(() =>
- * import('./stripe-payment-form.tsx'))`, created once at module level.
+ * disabled). Wrap it in <Suspense>: the Stripe form is lazy.
  */
 export function paymentFormFor(config: PaymentConfig): PaymentForm | null {
   switch (config.provider) {
     case 'local':
       return TestCardForm;
     case 'stripe':
-      return null;
+      return StripePaymentForm;
   }
+}
+
+/**
+ * The billing details as Stripe.js takes them (`payment_method_data.billing_details`). The
+ * Payment Element does not ask for them again (the modal has them), so every field is given,
+ * empty ones as ''.
+ */
+export function stripeBillingDetails({ name, email, address }: BillingDetails) {
+  return {
+    name: name.trim(),
+    email: email.trim(),
+    address: {
+      line1: address.street.trim(),
+      line2: address.line2.trim(),
+      city: address.city.trim(),
+      state: address.state.trim(),
+      postal_code: address.zipCode.trim(),
+      country: address.country.trim().toUpperCase(),
+    },
+  };
+}
+
+/** What we read of a Stripe.js error (`StripeError`): `decline_code` gives a decline's reason. */
+export type StripeErrorLike = {
+  type?: string;
+  code?: string | null | undefined;
+  decline_code?: string | null | undefined;
+  message?: string | null | undefined;
+};
+
+/**
+ * The shopper's message for a Stripe.js error: the spec's text for its `decline_code ?? code`,
+ * else Stripe's own message (written for shoppers), else 'Payment failed'.
+ */
+export function stripeErrorMessage(error: StripeErrorLike): string {
+  return paymentErrorMessage(error.decline_code ?? error.code, error.message);
+}
+
+/**
+ * The payment intent statuses after which the order may be made: authorised for later capture
+ * (the shop captures after the stock is taken), already captured, or still being processed by a
+ * payment method that settles later (the server and the webhook decide).
+ */
+const CONFIRMED = new Set(['requires_capture', 'succeeded', 'processing']);
+
+/**
+ * The outcome of `stripe.confirmPayment(…, redirect: 'if_required')`: its error, mapped to the
+ * shopper's message; or the intent's status, which must be one that lets the order be made.
+ */
+export function stripeConfirmOutcome(result: {
+  error?: StripeErrorLike | undefined;
+  paymentIntent?: { status: string } | undefined;
+}): PaymentOutcome {
+  if (result.error) return { ok: false, message: stripeErrorMessage(result.error) };
+  if (result.paymentIntent && CONFIRMED.has(result.paymentIntent.status)) return { ok: true };
+  return { ok: false, message: PAYMENT_FAILED_MESSAGE };
 }
