@@ -30,7 +30,7 @@ import { productCategories, products, skuVariants } from '#server/features/catal
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import { sales } from '#server/features/marketing/marketing.tables.ts';
 import { newsletterSubscribers } from '#server/features/newsletter/newsletter.tables.ts';
-import { PAID_STATUS, paidStatuses } from '#server/features/orders/order-status.ts';
+import { movableTo, PAID_STATUS, paidStatuses } from '#server/features/orders/order-status.ts';
 import { orderItems, orderNumbers, orders } from '#server/features/orders/orders.tables.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
 import { AppError, invalid, notFound } from '#server/http/errors.ts';
@@ -675,6 +675,25 @@ export function createCheckoutService({
     });
   });
 
+  /**
+   * A payment refunded in full (from the provider's dashboard): its order is cancelled, as the
+   * order statuses allow from any state but cancelled. A partial refund changes no status.
+   */
+  async function refunded(providerPaymentId: string) {
+    const [row] = await db
+      .update(payments)
+      .set({ status: 'refunded', updatedAt: new Date() })
+      .where(and(eq(payments.provider, processor.name), eq(payments.providerPaymentId, providerPaymentId)))
+      .returning({ orderId: payments.orderId });
+    if (!row?.orderId) return;
+    const [cancelled] = await db
+      .update(orders)
+      .set({ status: 'cancelled', updatedAt: new Date() })
+      .where(and(eq(orders.id, row.orderId), inArray(orders.status, movableTo('cancelled'))))
+      .returning({ id: orders.id });
+    if (cancelled) events.publish({ type: 'order_updated', data: { collection: 'orders', id: cancelled.id } });
+  }
+
   /** A provider's webhook: acted on once per event id, in any order, however often it comes. */
   async function handlePaymentEvent(event: PaymentEvent) {
     const [fresh] = await db
@@ -689,6 +708,8 @@ export function createCheckoutService({
           // Refused and cancelled (sold out, limit), or not a payment of this shop: the event is handled.
           if (!(error instanceof AppError && [404, 409, 429].includes(error.statusCode))) throw error;
         });
+      } else if (event.type === 'payment_refunded' && event.paymentId && event.refund?.full) {
+        await refunded(event.paymentId);
       } else if (event.type === 'payment_failed' && event.paymentId && event.payment?.failure) {
         await db
           .update(payments)

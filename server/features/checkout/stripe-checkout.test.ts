@@ -270,6 +270,29 @@ describe('Stripe checkout', () => {
     },
   );
 
+  test('a full refund cancels the order; a partial one changes no status', async () => {
+    const product = await simpleProduct(db);
+    const email = newEmail('stripe.refund');
+    const { created } = await paymentFor({ id: product.id, quantity: 1 }, email);
+    standIn.confirmWithCard(created.id, VISA);
+    expect((await deliver(authorisedEvent(created.id))).status).toBe(200);
+    const [order] = await ordersOf(email);
+    expect(order?.status).toBe('processing');
+    const charge = (refunded: boolean) => ({
+      id: `ch_${created.id}`,
+      object: 'charge',
+      payment_intent: created.id,
+      amount: order?.total,
+      amount_refunded: refunded ? order?.total : 100,
+      refunded,
+    });
+    expect((await deliver(standIn.event('charge.refunded', charge(false)))).status).toBe(200);
+    expect((await ordersOf(email))[0]?.status).toBe('processing');
+    expect((await deliver(standIn.event('charge.refunded', charge(true)))).status).toBe(200);
+    expect((await ordersOf(email))[0]?.status).toBe('cancelled');
+    expect(await paymentRow(created.id)).toMatchObject({ status: 'refunded' });
+  });
+
   test('a declined card makes no order; payment_intent.payment_failed records the failure code', async () => {
     const product = await simpleProduct(db);
     const email = newEmail('stripe.declined');
