@@ -172,6 +172,8 @@ test('a discount code lowers the price; a refused one shows its popup for about 
   const shownAt = Date.now();
   await expect(applied.getByRole('listitem')).toHaveText([/^WELCOME10/]);
   await expectPriced(page, '$80.99');
+  // Checked once faded in (0.5 s): halfway through, its text is paler than it will be.
+  await expect(popup).toHaveCSS('opacity', '1');
   await expectAccessible(page);
   await page.waitForTimeout(Math.max(0, 4500 - (Date.now() - shownAt)));
   await expect(popup).toBeVisible();
