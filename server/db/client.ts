@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { withPreparedStatements } from './pglite-prepared.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -34,7 +35,12 @@ const drizzleOptions = { schema, casing: 'snake_case' } as const;
 const WORD_SIMILARITY_THRESHOLD = 0.45;
 
 /** Opens the database: PGlite in a folder (or in memory when dir is null), or a PostgreSQL pool. */
-export async function openDatabase(config: DatabaseConfig, options: { loadDataDir?: Blob } = {}): Promise<Database> {
+export async function openDatabase(
+  config: DatabaseConfig,
+  options: { loadDataDir?: Blob; logQuery?: (sql: string) => void } = {},
+): Promise<Database> {
+  // Every statement the application runs, as Drizzle sends it (the benchmark counts them).
+  const logger = options.logQuery ? { logQuery: options.logQuery } : undefined;
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: config.url,
@@ -44,7 +50,7 @@ export async function openDatabase(config: DatabaseConfig, options: { loadDataDi
     });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    const db = drizzleNodePg({ client: pool, ...drizzleOptions });
+    const db = drizzleNodePg({ client: pool, ...drizzleOptions, ...(logger ? { logger } : {}) });
     return { db, kind: 'postgres', pglite: null, pool, close: async () => void (pool.ended || (await pool.end())) };
   }
   if (config.dir) mkdirSync(config.dir, { recursive: true });
@@ -54,11 +60,15 @@ export async function openDatabase(config: DatabaseConfig, options: { loadDataDi
     extensions: { pg_trgm },
   });
   await client.exec(`SET pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`);
-  return wrapPglite(client);
+  return wrapPglite(client, logger);
 }
 
-export function wrapPglite(client: PGlite): Database {
-  const db = drizzlePglite({ client, ...drizzleOptions });
+export function wrapPglite(client: PGlite, logger?: { logQuery: (sql: string) => void }): Database {
+  const db = drizzlePglite({
+    client: withPreparedStatements(client),
+    ...drizzleOptions,
+    ...(logger ? { logger } : {}),
+  });
   return {
     db,
     kind: 'pglite',
@@ -66,4 +76,10 @@ export function wrapPglite(client: PGlite): Database {
     pool: null,
     close: async () => void (client.closed || (await client.close())),
   };
+}
+
+/** A statement written in SQL, with its rows: both drivers answer `{ rows }` (PGlite's Results, node-postgres' QueryResult). */
+export async function executeRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
 }
