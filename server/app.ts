@@ -32,7 +32,7 @@ import { checkoutRoutes, paymentWebhookRoutes } from '#server/features/checkout/
 import { createCheckoutService } from '#server/features/checkout/checkout.service.ts';
 import { createDomainEvents } from '#server/features/events/domain-events.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
-import { createMarketingService } from '#server/features/marketing/marketing.service.ts';
+import { createMarketingService, createRunningSales } from '#server/features/marketing/marketing.service.ts';
 import { ordersRoutes } from '#server/features/orders/orders.routes.ts';
 import { createOrdersService } from '#server/features/orders/orders.service.ts';
 import { reviewsRoutes } from '#server/features/reviews/reviews.routes.ts';
@@ -156,6 +156,7 @@ export async function buildApp(deps: AppDeps) {
         },
       ),
     settings,
+    runningSales: createRunningSales({ db }),
     events,
     jobs: deps.jobs,
     mailer,

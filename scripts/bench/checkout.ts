@@ -5,7 +5,6 @@
  * load against the running shop.
  */
 import path from 'node:path';
-import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
@@ -42,7 +41,11 @@ export type StatementCount = {
 
 /** Runs one checkout through the app on the shop's database (the shop stopped) and counts its SQL. */
 export async function countCheckoutStatements(dataDir: string, productSlug: string): Promise<StatementCount> {
-  const database = await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'db') });
+  const seen: string[] = [];
+  const database = await openDatabase(
+    { kind: 'pglite', dir: path.join(dataDir, 'db') },
+    { logQuery: (sql) => seen.push(sql) },
+  );
   const jobs = createJobs();
   jobs.runInProcess(() => {});
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
@@ -53,9 +56,7 @@ export async function countCheckoutStatements(dataDir: string, productSlug: stri
     web: null,
     jobs,
   });
-  const seen: string[] = [];
   try {
-    countQueries(database.pglite as PGlite, seen);
     const browser = testClient(app, { remoteAddress: nextClientAddress() });
     const product = (await browser.get(`/api/products/${productSlug}`)).json() as {
       id: string;
@@ -110,24 +111,6 @@ export async function countCheckoutStatements(dataDir: string, productSlug: stri
     await app.close();
     await database.close();
   }
-}
-
-/** Records every statement sent to the embedded database (BEGIN and COMMIT aside). */
-function countQueries(pglite: PGlite, seen: string[]) {
-  const watch = (target: PGlite | Transaction) => {
-    const query = target.query.bind(target);
-    target.query = ((sql: string, ...rest: unknown[]) => {
-      seen.push(sql);
-      return (query as (...args: unknown[]) => unknown)(sql, ...rest);
-    }) as typeof target.query;
-  };
-  watch(pglite);
-  const transaction = pglite.transaction.bind(pglite);
-  pglite.transaction = ((run: (tx: Transaction) => Promise<unknown>) =>
-    transaction((tx) => {
-      watch(tx);
-      return run(tx);
-    })) as typeof pglite.transaction;
 }
 
 const isProcessor = (sql: string) => /"local_test_(payments|idempotency_keys)"/.test(sql);

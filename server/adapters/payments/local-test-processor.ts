@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { findTestCard } from '#common/payment-errors.ts';
-import type { Db } from '#server/db/client.ts';
+import { type Db, executeRows } from '#server/db/client.ts';
 import {
   localTestIdempotencyKeys,
   localTestPayments,
@@ -62,19 +62,39 @@ export function createLocalTestProcessor({
 
     async create(input) {
       checkInput(input);
-      return idempotent(input.idempotencyKey, { operation: 'create', ...input }, async (tx) => {
-        const id = `pi_local_${randomBytes(12).toString('hex')}`;
-        const [row] = await tx
-          .insert(localTestPayments)
-          .values({
-            id,
-            clientSecret: `${id}_secret_${randomBytes(16).toString('hex')}`,
-            amount: input.amount,
-            email: input.email,
-            metadata: withoutEmptyValues(input.metadata),
-          })
-          .returning();
-        return toPayment(required(row));
+      const id = `pi_local_${randomBytes(12).toString('hex')}`;
+      const payment: ProviderPayment = {
+        id,
+        clientSecret: `${id}_secret_${randomBytes(16).toString('hex')}`,
+        amount: input.amount,
+        currency: 'usd',
+        status: 'requires_payment_method',
+        card: null,
+        failure: null,
+        metadata: withoutEmptyValues(input.metadata),
+      };
+      const request = { operation: 'create', ...input };
+      checkKey(input.idempotencyKey);
+      // A new key (the usual case) claims the key and creates the payment in one statement: the
+      // answer of a create is known before it runs. A key seen before is answered as it was.
+      const created = await executeRows<{ id: string }>(
+        db,
+        sql`
+        WITH claimed AS (
+          INSERT INTO ${localTestIdempotencyKeys} (key, request_hash, result)
+          VALUES (${input.idempotencyKey}, ${hashOf(request)}, ${JSON.stringify({ payment })}::jsonb)
+          ON CONFLICT DO NOTHING
+          RETURNING key
+        )
+        INSERT INTO ${localTestPayments} (id, client_secret, amount, email, metadata)
+        SELECT ${payment.id}, ${payment.clientSecret}, ${payment.amount}::int, ${input.email}::text,
+          ${JSON.stringify(payment.metadata)}::jsonb
+        FROM claimed
+        RETURNING id`,
+      );
+      if (created.length > 0) return payment;
+      return idempotent(input.idempotencyKey, request, async () => {
+        throw new Error('an idempotency key seen before has no stored answer');
       });
     },
 
@@ -174,14 +194,8 @@ export function createLocalTestProcessor({
     request: Record<string, unknown>,
     run: (tx: Tx) => Promise<ProviderPayment>,
   ): Promise<ProviderPayment> {
-    if (!key || key.length > 255) {
-      throw new PaymentProviderError(
-        'invalid_request',
-        'parameter_invalid',
-        'An idempotency key of 1-255 characters is required.',
-      );
-    }
-    const requestHash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
+    checkKey(key);
+    const requestHash = hashOf(request);
     const result = await db.transaction(async (tx): Promise<StoredPaymentResult> => {
       const [claimed] = await tx
         .insert(localTestIdempotencyKeys)
@@ -222,6 +236,21 @@ export function createLocalTestProcessor({
   }
 }
 
+function checkKey(key: string): void {
+  if (!key || key.length > 255) {
+    throw new PaymentProviderError(
+      'invalid_request',
+      'parameter_invalid',
+      'An idempotency key of 1-255 characters is required.',
+    );
+  }
+}
+
+/** The operation and its parameters: the same key with other parameters is refused. */
+function hashOf(request: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify(request)).digest('hex');
+}
+
 async function findOrNull(db: Db | Tx, id: string): Promise<Row | null> {
   const [row] = await db.select().from(localTestPayments).where(eq(localTestPayments.id, id));
   return row ?? null;
@@ -230,11 +259,6 @@ async function findOrNull(db: Db | Tx, id: string): Promise<Row | null> {
 async function find(db: Db | Tx, id: string): Promise<Row> {
   const row = await findOrNull(db, id);
   if (!row) throw new PaymentProviderError('not_found', 'resource_missing', `No such payment: '${id}'`);
-  return row;
-}
-
-function required(row: Row | undefined): Row {
-  if (!row) throw new Error('the insert returned no row');
   return row;
 }
 

@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { paymentErrorMessage } from '#common/payment-errors.ts';
 import { refusalMessage } from '#common/pricing.ts';
@@ -142,6 +142,77 @@ describe('POST /api/create-or-update-payment-intent', () => {
   });
 });
 
+describe('the detail syncs', () => {
+  const texas = { ...home, city: 'Austin', state: 'TX', zipCode: '73301' };
+  const storedCart = async (id: string) =>
+    (await db.select().from(payments).where(eq(payments.providerPaymentId, id)))[0]?.cart;
+
+  test('shipping, billing and email each write their detail; the breakdown follows the address', async () => {
+    const product = await simpleProduct(db);
+    const unit = product.salePrice ?? product.price;
+    const browser = shopper();
+    const items = [{ id: product.id, quantity: 1 }];
+    const email = 'syncs@example.com';
+    const created = (await intent(browser, { items, email })).json() as Intent;
+    const sync = async (reason: string, body: Record<string, unknown>) => {
+      const answer = await intent(browser, { items, email, reason, paymentIntentId: created.id, ...body });
+      expect(answer.statusCode).toBe(200);
+      return answer.json() as Intent;
+    };
+    const shipped = await sync('shipping_update', { shipping: home, billing: home });
+    expect(shipped).toMatchObject({ id: created.id, clientSecret: created.clientSecret });
+    expect(shipped.breakdown.tax).toBe(salesTax(unit, 'US', 'CA'));
+    expect(shipped.lines).toEqual(created.lines);
+    expect(await storedCart(created.id)).toMatchObject({ shipping: home, billing: home, email });
+
+    const billed = await sync('billing_update', { shipping: home, billing: texas });
+    expect(billed.breakdown).toEqual(shipped.breakdown);
+    expect(await storedCart(created.id)).toMatchObject({ shipping: home, billing: texas });
+
+    const renamed = await sync('email_update', { email: 'renamed@example.com', shipping: home, billing: texas });
+    expect(renamed.breakdown).toEqual(shipped.breakdown);
+    expect(await storedCart(created.id)).toMatchObject({ email: 'renamed@example.com' });
+    const [atProcessor] = await db.select().from(localTestPayments).where(eq(localTestPayments.id, created.id));
+    expect(atProcessor).toMatchObject({ email: 'renamed@example.com', amount: shipped.breakdown.total });
+  });
+
+  test('a detail sync that also changed the items or the shipping state is priced in full', async () => {
+    const product = await simpleProduct(db);
+    const unit = product.salePrice ?? product.price;
+    const browser = shopper();
+    const email = 'full.sync@example.com';
+    const one = [{ id: product.id, quantity: 1 }];
+    const created = (await intent(browser, { items: one, email, shipping: home, billing: home })).json() as Intent;
+    // Billing named, but the quantity changed too: the subtotal follows the quantity.
+    const two = [{ id: product.id, quantity: 2 }];
+    const billed = (
+      await intent(browser, {
+        items: two,
+        email,
+        shipping: home,
+        billing: texas,
+        reason: 'billing_update',
+        paymentIntentId: created.id,
+      })
+    ).json() as Intent;
+    expect(billed.breakdown.subtotal).toBe(2 * unit);
+    // Email named, but the shipping state changed too: the tax follows the state.
+    const moved = (
+      await intent(browser, {
+        items: two,
+        email: 'moved@example.com',
+        shipping: texas,
+        billing: texas,
+        reason: 'email_update',
+        paymentIntentId: created.id,
+      })
+    ).json() as Intent;
+    expect(moved.id).toBe(created.id);
+    expect(moved.breakdown.tax).toBe(salesTax(2 * unit, 'US', 'TX'));
+    expect(await storedCart(created.id)).toMatchObject({ email: 'moved@example.com', shipping: texas });
+  });
+});
+
 describe('paying', () => {
   test('4242 pays: one order with its lines, stock taken, payment captured, confirmation mailed, in Order History', async () => {
     const { product, variant } = await variantProduct(db);
@@ -262,7 +333,25 @@ describe('maxOrdersPerUser', () => {
     expect(late.json().code).toBe('order_limit');
     const [canceled] = await limited.db.select().from(localTestPayments).where(eq(localTestPayments.id, early.id));
     expect(canceled?.status).toBe('canceled');
-    expect((await intent(buyer(), { items, email, shipping: home })).statusCode).toBe(429);
+    // A new payment over the limit: refused, and the one the processor made is voided.
+    const over = await intent(buyer(), { items, email, shipping: home });
+    expect(over.statusCode).toBe(429);
+    const voided = await limited.db.select().from(localTestPayments).where(eq(localTestPayments.email, email));
+    expect(voided.filter((p) => p.status === 'requires_payment_method')).toEqual([]);
+    expect(await limited.db.select().from(payments).where(sql`${payments.cart} ->> 'email' = ${email}`)).toHaveLength(
+      2,
+    );
+    // An email sync to an address over the limit: refused too.
+    const other = buyer();
+    const fresh = (await intent(other, { items, email: 'another@example.com', shipping: home })).json() as Intent;
+    const renamed = await intent(other, {
+      items,
+      email,
+      shipping: home,
+      reason: 'email_update',
+      paymentIntentId: fresh.id,
+    });
+    expect(renamed.statusCode).toBe(429);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { isAddressComplete, MINIMUM_CARD_PAYMENT } from '#common/checkout-rules.ts';
 import type { SessionUser } from '#common/contracts/accounts.ts';
 import type { CheckoutBreakdown, CheckoutItem, DraftAddress, syncReasons } from '#common/contracts/checkout.ts';
@@ -25,9 +25,11 @@ import {
   type ProviderPayment,
   paymentIdFromClientSecret,
 } from '#server/adapters/payments/payment-processor.ts';
-import type { Db } from '#server/db/client.ts';
+import { type Db, executeRows } from '#server/db/client.ts';
+import { newId } from '#server/db/ids.ts';
 import { productCategories, products, skuVariants } from '#server/features/catalog/catalog.tables.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
+import type { RunningSales } from '#server/features/marketing/marketing.service.ts';
 import { sales } from '#server/features/marketing/marketing.tables.ts';
 import { newsletterSubscribers } from '#server/features/newsletter/newsletter.tables.ts';
 import { movableTo, PAID_STATUS, paidStatuses } from '#server/features/orders/order-status.ts';
@@ -84,6 +86,36 @@ const orderLimitMessage = (max: number) =>
 
 const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
 
+/** The details of the shopper a sync may change without pricing the cart again. */
+const detailsWrittenBy: Partial<Record<NonNullable<CheckoutRequest['reason']>, (keyof ShopperDetails)[]>> = {
+  shipping_update: ['shipping', 'billing'],
+  billing_update: ['billing'],
+  email_update: ['email'],
+};
+
+type ShopperDetails = ReturnType<typeof detailsOf>;
+
+/** What the payment keeps of the shopper, as the request gives it. */
+function detailsOf(request: CheckoutRequest, user: SessionUser | null) {
+  return {
+    email: request.email.trim(),
+    newsletter: request.newsletter,
+    shipping: request.shipping ?? null,
+    billing: request.billing ?? null,
+    userId: user?.id ?? null,
+  };
+}
+
+const normalizedCodes = (codes: string[]) => [...new Set(codes.map(normalizeCode).filter(Boolean))];
+
+/** Of the items and codes a cart was priced for: equal fingerprints, equal prices. */
+const itemsFingerprint = (items: CheckoutItem[], codes: string[]) =>
+  fingerprint({ items: items.map(({ id, skuId, quantity }) => [id, skuId ?? null, quantity]), codes });
+
+/** What shipping and tax depend on: the country and state of a complete address. */
+const pricingAddress = (shipping: DraftAddress | null | undefined) =>
+  isAddressComplete(shipping) ? { country: shipping.country, state: shipping.state } : null;
+
 /** A line of the request that cannot be bought: 400 naming the line. */
 const badLine = (index: number, field: string, message: string) => invalid(`items.${index}.${field}`, message);
 
@@ -98,6 +130,7 @@ export function createCheckoutService({
   db,
   processor,
   settings,
+  runningSales,
   events,
   jobs,
   mailer,
@@ -107,6 +140,7 @@ export function createCheckoutService({
   db: Db;
   processor: PaymentProcessor;
   settings: SettingsService;
+  runningSales: RunningSales;
   events: DomainEvents;
   jobs: Jobs;
   mailer: Mailer;
@@ -122,7 +156,17 @@ export function createCheckoutService({
     const keys = [...new Set(items.map((item) => item.id))];
     const found = await db
       .select({
-        product: products,
+        // Only what pricing and the order need: the description and the rest stay in the table.
+        product: {
+          id: products.id,
+          slug: products.slug,
+          title: products.title,
+          price: products.price,
+          salePrice: products.salePrice,
+          stock: products.stock,
+          aliExpressPrice: products.aliExpressPrice,
+          discountCodes: products.discountCodes,
+        },
         variants: sql<VariantRow[]>`coalesce((
           SELECT json_agg(json_build_object('skuId', v.sku_id, 'skuAttr', v.sku_attr, 'name', v.name,
             'price', v.price, 'salePrice', v.sale_price, 'stock', v.stock, 'image', v.image, 'isActive', v.is_active))
@@ -180,14 +224,13 @@ export function createCheckoutService({
    * code was entered, under its usage limit) and the products' own codes that were entered.
    */
   async function discountsFor(lines: CartLine[], codes: string[], now: Date): Promise<Discount[]> {
-    const running = and(
-      eq(sales.active, true),
-      lte(sales.startDate, now),
-      gt(sales.endDate, now),
-      or(isNull(sales.usageLimit), lt(sales.usageCount, sales.usageLimit)),
-      codes.length ? or(isNull(sales.couponCode), inArray(sales.couponCode, codes)) : isNull(sales.couponCode),
+    const rows = (await runningSales.get()).filter(
+      (sale) =>
+        sale.startDate <= now &&
+        now < sale.endDate &&
+        (sale.usageLimit === null || sale.usageCount < sale.usageLimit) &&
+        (sale.couponCode === null || codes.includes(sale.couponCode)),
     );
-    const rows = await db.select().from(sales).where(running);
     const fromSales = rows.map(
       (sale): Discount => ({
         code: sale.couponCode,
@@ -222,24 +265,29 @@ export function createCheckoutService({
     };
   }
 
-  /** maxOrdersPerUser: whether one shopper (account, else email) has placed that many paid orders in 24 hours. */
-  async function overOrderLimit(
-    userId: string | null,
-    email: string,
-    maxOrdersPerUser: number,
-    executor: Db | Tx = db,
-  ) {
-    const who = userId ? eq(orders.userId, userId) : sql`lower(${orders.email}) = ${email.trim().toLowerCase()}`;
-    const [row] = await executor
-      .select({ n: sql<number>`count(*)::int` })
-      .from(orders)
-      .where(
-        and(
-          who,
-          inArray(orders.status, [...paidStatuses]),
-          gte(orders.createdAt, new Date(Date.now() - ORDER_WINDOW_MS)),
-        ),
-      );
+  /**
+   * The paid orders of one shopper (the account, else the email) in the last 24 hours, as a SQL
+   * count: of given values, or of a stored cart's (SQL expressions, the account possibly null).
+   */
+  function recentPaidOrders(userId: SQL | string | null, email: SQL | string) {
+    const sameEmail = sql`lower(${orders.email}) = lower(${typeof email === 'string' ? email.trim() : email})`;
+    const who =
+      userId === null
+        ? sameEmail
+        : typeof userId === 'string'
+          ? eq(orders.userId, userId)
+          : sql`CASE WHEN ${userId} IS NOT NULL THEN ${orders.userId} = ${userId} ELSE ${sameEmail} END`;
+    const since = new Date(Date.now() - ORDER_WINDOW_MS);
+    return sql<number>`(SELECT count(*)::int FROM ${orders} WHERE ${and(
+      who,
+      inArray(orders.status, [...paidStatuses]),
+      gte(orders.createdAt, since),
+    )})`;
+  }
+
+  /** maxOrdersPerUser: whether one shopper has placed that many paid orders in 24 hours. */
+  async function overOrderLimit(userId: string | null, email: string, maxOrdersPerUser: number) {
+    const [row] = await db.select({ n: recentPaidOrders(userId, email) }).from(sql`(SELECT 1) AS one`);
     return (row?.n ?? 0) >= maxOrdersPerUser;
   }
 
@@ -255,6 +303,8 @@ export function createCheckoutService({
    * every sync: subtotal or codes, shipping, billing, email).
    */
   async function createOrUpdatePaymentIntent(request: CheckoutRequest, user: SessionUser | null) {
+    const quick = await syncDetails(request, user);
+    if (quick) return quick;
     const existing = request.paymentIntentId ? await findPayment(request.paymentIntentId) : null;
     const open = existing?.status === 'requires_payment_method' ? existing : null;
     const { cart, priced } = await pricedCart(request, user, open);
@@ -262,7 +312,7 @@ export function createCheckoutService({
       throw invalid('items', `The order total must be at least ${formatCents(MINIMUM_CARD_PAYMENT)} to pay by card`);
     }
     // Checked when the email is first given or changes, not again on every address change.
-    if (cart.email && cart.email !== open?.cart.email) await assertUnderOrderLimit(user?.id ?? null, cart.email);
+    if (open && cart.email && cart.email !== open.cart.email) await assertUnderOrderLimit(user?.id ?? null, cart.email);
     const breakdown = breakdownOf(priced);
     const input = {
       amount: priced.total,
@@ -273,7 +323,7 @@ export function createCheckoutService({
       ? await processor
           .update(open.providerPaymentId, {
             ...input,
-            idempotencyKey: `pi-sync:${open.providerPaymentId}:${fingerprint({ cart, amount: priced.total })}:${request.reason ?? 'subtotal_or_codes'}`,
+            idempotencyKey: syncKey(open.providerPaymentId, cart, priced.total, request.reason),
           })
           // Paid, cancelled or gone meanwhile: the cart gets a new payment.
           .catch((error: unknown) => {
@@ -289,13 +339,7 @@ export function createCheckoutService({
         .where(eq(payments.id, open.id));
     } else {
       payment = await processor.create({ ...input, idempotencyKey: `pi-create:${randomUUID()}` });
-      await db.insert(payments).values({
-        provider: processor.name,
-        providerPaymentId: payment.id,
-        amount: priced.total,
-        breakdown: stored(breakdown),
-        cart,
-      });
+      await recordPayment(payment, priced.total, breakdown, cart, user);
     }
     return {
       id: payment.id,
@@ -306,28 +350,120 @@ export function createCheckoutService({
     };
   }
 
+  const syncKey = (paymentId: string, cart: PricedCart, amount: number, reason: string | undefined) =>
+    `pi-sync:${paymentId}:${fingerprint({ cart, amount })}:${reason ?? 'subtotal_or_codes'}`;
+
+  /**
+   * Records a new payment with its priced cart, in the same statement as the daily order limit is
+   * checked (when an email is known): a shopper over the limit gets no payment, and the one just
+   * made at the provider is voided.
+   */
+  async function recordPayment(
+    payment: ProviderPayment,
+    amount: number,
+    breakdown: CheckoutBreakdown,
+    cart: PricedCart,
+    user: SessionUser | null,
+  ) {
+    const { maxOrdersPerUser } = await settings.get();
+    const underLimit = cart.email
+      ? sql`${recentPaidOrders(user?.id ?? null, cart.email)} < ${maxOrdersPerUser}`
+      : sql`true`;
+    const rows = await executeRows<{ id: string }>(
+      db,
+      sql`
+      INSERT INTO ${payments} (id, provider, provider_payment_id, amount, breakdown, cart)
+      SELECT ${newId()}, ${processor.name}, ${payment.id}, ${amount}::int, ${JSON.stringify(stored(breakdown))}::jsonb,
+        ${JSON.stringify(cart)}::jsonb
+      WHERE ${underLimit}
+      RETURNING id`,
+    );
+    if (rows.length > 0) return;
+    await processor.cancel(payment.id, `cancel:${payment.id}`).catch((error: unknown) => {
+      log('cancelling a payment failed', error);
+    });
+    throw new AppError(429, 'order_limit', orderLimitMessage(maxOrdersPerUser));
+  }
+
+  /**
+   * The shipping, billing and email syncs, each in one conditional update: it writes the details its
+   * reason names (a shipping sync also the billing address, which follows it by default) on condition
+   * that nothing else of the cart changed since it was priced (items, codes, the other details) and
+   * that the payment is open; an email sync also checks the daily order limit there. The priced lines
+   * are reused and only shipping, tax and fee computed again. Anything else: null, and the sync takes
+   * the full path, which prices the cart from the database.
+   */
+  async function syncDetails(request: CheckoutRequest, user: SessionUser | null) {
+    const written = request.reason ? detailsWrittenBy[request.reason] : undefined;
+    if (!written || !request.paymentIntentId) return null;
+    const details = detailsOf(request, user);
+    const codes = normalizedCodes(request.discountCodes);
+    const unchanged = (Object.keys(details) as (keyof typeof details)[])
+      .filter((key) => !written.includes(key))
+      .map((key) => sql`${payments.cart} -> ${key} = ${JSON.stringify(details[key])}::jsonb`);
+    const patch = Object.fromEntries(written.map((key) => [key, details[key]]));
+    const { maxOrdersPerUser } = await settings.get();
+    const underLimit =
+      request.reason === 'email_update' && details.email
+        ? sql`${recentPaidOrders(details.userId, details.email)} < ${maxOrdersPerUser}`
+        : undefined;
+    const [row] = await db
+      .update(payments)
+      .set({ cart: sql`${payments.cart} || ${JSON.stringify(patch)}::jsonb`, updatedAt: new Date() })
+      .where(
+        and(
+          eq(payments.provider, processor.name),
+          eq(payments.providerPaymentId, request.paymentIntentId),
+          eq(payments.status, 'requires_payment_method'),
+          gt(payments.updatedAt, new Date(Date.now() - REPRICE_AFTER_MS)),
+          sql`${payments.cart} -> 'pricing' ->> 'fingerprint' = ${itemsFingerprint(request.items, codes)}`,
+          ...unchanged,
+          underLimit,
+        ),
+      )
+      .returning();
+    const pricing = row?.cart.pricing;
+    if (!row || !pricing) return null;
+    const totals = cartTotals(row.breakdown, await settings.get(), pricingAddress(details.shipping));
+    const breakdown = breakdownOf(totals);
+    const kept = stored(breakdown);
+    if ((Object.keys(kept) as (keyof typeof kept)[]).some((key) => kept[key] !== row.breakdown[key])) {
+      await db.update(payments).set({ amount: totals.total, breakdown: kept }).where(eq(payments.id, row.id));
+    }
+    // After our row: should the provider refuse, the amounts differ and the payment cannot complete.
+    const payment = await processor
+      .update(row.providerPaymentId, {
+        amount: totals.total,
+        email: details.email || null,
+        metadata: { metaVersion: '2', shop: 'stillwater' },
+        idempotencyKey: syncKey(row.providerPaymentId, row.cart, totals.total, request.reason),
+      })
+      .catch((error: unknown) => {
+        if (error instanceof PaymentProviderError && (error.kind === 'state' || error.kind === 'not_found'))
+          return null;
+        throw error;
+      });
+    if (!payment) return null;
+    return {
+      id: payment.id,
+      clientSecret: payment.clientSecret,
+      breakdown,
+      lines: pricing.lines,
+      refusedCodes: pricing.refused.map(({ code, product }) => ({ code, message: refusalMessage(code, product) })),
+    };
+  }
+
   /**
    * The cart priced for this request. A sync that changes only an address (or the email, or the
    * newsletter box) reuses the lines priced a moment ago for the same items and codes, and only
    * computes shipping, tax and fee again; anything else is priced from the database.
    */
   async function pricedCart(request: CheckoutRequest, user: SessionUser | null, open: PaymentRow | null) {
-    const codes = [...new Set(request.discountCodes.map(normalizeCode).filter(Boolean))];
-    const key = fingerprint({
-      items: request.items.map(({ id, skuId, quantity }) => [id, skuId ?? null, quantity]),
-      codes,
-    });
-    const address = isAddressComplete(request.shipping)
-      ? { country: request.shipping.country, state: request.shipping.state }
-      : null;
+    const codes = normalizedCodes(request.discountCodes);
+    const key = itemsFingerprint(request.items, codes);
+    const address = pricingAddress(request.shipping);
     const current = await settings.get();
-    const base = {
-      email: request.email.trim(),
-      newsletter: request.newsletter,
-      shipping: request.shipping ?? null,
-      billing: request.billing ?? null,
-      userId: user?.id ?? null,
-    };
+    const base = detailsOf(request, user);
     const recent = open && Date.now() - open.updatedAt.getTime() < REPRICE_AFTER_MS;
     if (recent && open.cart.pricing?.fingerprint === key) {
       const { pricing } = open.cart;
@@ -428,12 +564,18 @@ export function createCheckoutService({
     const outcome = await db
       .transaction(async (tx) => {
         // One completion at a time per payment: a second one waits here, then finds the order.
-        const [row] = await tx
-          .select()
+        // With the shopper's paid orders of the day: several payments prepared at once must not get
+        // round the daily limit.
+        const [locked] = await tx
+          .select({
+            row: payments,
+            recentOrders: recentPaidOrders(sql`${payments.cart} ->> 'userId'`, sql`${payments.cart} ->> 'email'`),
+          })
           .from(payments)
           .where(and(eq(payments.provider, processor.name), eq(payments.providerPaymentId, providerPaymentId)))
           .for('update');
-        if (!row) throw notFound('Payment not found');
+        if (!locked) throw notFound('Payment not found');
+        const { row } = locked;
         if (row.orderId) return { created: false as const, orderId: row.orderId };
         // Refused earlier (by the webhook, say): the same answer again.
         if (row.status === 'canceled' && row.failureCode) {
@@ -446,8 +588,7 @@ export function createCheckoutService({
         if (payment.status !== 'requires_capture' && payment.status !== 'succeeded') {
           throw new AppError(409, 'payment_not_authorized', 'The payment has not been authorised yet');
         }
-        // Several payments prepared at once must not get round the daily limit.
-        if (await overOrderLimit(row.cart.userId ?? null, row.cart.email, maxOrdersPerUser, tx)) {
+        if (locked.recentOrders >= maxOrdersPerUser) {
           throw new Refused(row, 429, 'order_limit', orderLimitMessage(maxOrdersPerUser));
         }
         if (payment.amount !== row.amount) {

@@ -17,6 +17,39 @@ export function salePriceOf(sale: Pick<Sale, 'discountType' | 'discountValue'>, 
   return discountedPrice({ kind: sale.discountType, value: sale.discountValue }, price);
 }
 
+/**
+ * The sales that are switched on and not over, for pricing carts: read from memory and refreshed
+ * after a short time (as the settings are), so a sale changed on another instance applies within
+ * seconds. Dates and usage limits are checked by the caller at the time of pricing; the order
+ * itself counts a coupon's use atomically under its limit, so a stale count refuses nothing wrongly.
+ */
+export function createRunningSales({ db, maxAgeMs = 5000 }: { db: Db; maxAgeMs?: number }) {
+  let cached: { rows: Promise<Sale[]>; at: number } | null = null;
+  return {
+    get(): Promise<Sale[]> {
+      if (!cached || Date.now() - cached.at >= maxAgeMs) {
+        const rows = db
+          .select()
+          .from(sales)
+          .where(and(eq(sales.active, true), gt(sales.endDate, sql`now()`)))
+          .execute();
+        cached = { rows, at: Date.now() };
+        // A failed read is not kept: the next caller reads again.
+        rows.catch(() => {
+          cached = null;
+        });
+      }
+      return cached.rows;
+    },
+    /** After a sale is written on this instance. */
+    forget() {
+      cached = null;
+    },
+  };
+}
+
+export type RunningSales = ReturnType<typeof createRunningSales>;
+
 export function createMarketingService({ db }: { db: Db }) {
   /** Products by units sold in paid orders of the last 30 days, most first. */
   async function bestSellers(limit: number, now = new Date()): Promise<BestSeller[]> {
