@@ -12,6 +12,17 @@ export type Intent = {
   lines: { key: string; unitPrice: number }[];
 };
 
+/** A complete US shipping address (California's tax rate). */
+export const home = {
+  name: 'Ada Calm',
+  street: '1 Quiet Lane',
+  line2: '',
+  city: 'Sacramento',
+  state: 'CA',
+  zipCode: '95814',
+  country: 'US',
+};
+
 /** A product with no variants (or a single active one, chosen implicitly) and plenty of stock. */
 export async function simpleProduct(db: Db) {
   const rows = await db.select().from(products).where(eq(products.status, 'active'));

@@ -12,7 +12,7 @@ import { testClient } from '#server/testing/test-client.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
 import { postgresUrl } from '#server/testing/test-environment.ts';
 import { payments } from './checkout.tables.ts';
-import { type Intent, simpleProduct, variantProduct } from './checkout-test-helpers.ts';
+import { home, type Intent, simpleProduct, variantProduct } from './checkout-test-helpers.ts';
 
 const { app, database, mailbox, jobsDone } = await buildTestApp();
 const { db } = database;
@@ -20,15 +20,6 @@ let counter = 0;
 const address = () => `10.70.${Math.floor(++counter / 200)}.${counter % 200}`;
 const shopper = () => testClient(app, { remoteAddress: address() });
 
-const home = {
-  name: 'Ada Calm',
-  street: '1 Quiet Lane',
-  line2: '',
-  city: 'Sacramento',
-  state: 'CA',
-  zipCode: '95814',
-  country: 'US',
-};
 const card = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2035, cvc: '123', name: 'Ada Calm' };
 
 async function intent(browser: ReturnType<typeof shopper>, body: Record<string, unknown>) {
@@ -210,6 +201,34 @@ describe('the detail syncs', () => {
     expect(moved.id).toBe(created.id);
     expect(moved.breakdown.tax).toBe(salesTax(2 * unit, 'US', 'TX'));
     expect(await storedCart(created.id)).toMatchObject({ email: 'moved@example.com', shipping: texas });
+  });
+
+  test('an address change that brings the total under the card minimum is refused; the sync back is not', async () => {
+    const free = await createTestDatabase();
+    await free.db.insert(settings).values({ key: 'shippingRate', value: 0 });
+    const { app: shop } = await buildTestApp({ database: free });
+    const product = await simpleProduct(free.db);
+    // 48 cents: over the minimum with California's tax (3 cents), under it in Oregon (no sales tax).
+    await free.db.update(products).set({ price: 48, salePrice: null }).where(eq(products.id, product.id));
+    await free.db.update(skuVariants).set({ price: 48 }).where(eq(skuVariants.productId, product.id));
+    const browser = testClient(shop, { remoteAddress: address() });
+    const oregon = { ...home, city: 'Salem', state: 'OR', zipCode: '97301' };
+    const base = { items: [{ id: product.id, quantity: 1 }], email: 'small@example.com' };
+    const created = (await intent(browser, { ...base, shipping: home })).json() as Intent;
+    expect(created.breakdown.total).toBe(51);
+    const sync = (shipping: typeof home) =>
+      intent(browser, { ...base, shipping, billing: shipping, reason: 'shipping_update', paymentIntentId: created.id });
+    const moved = await sync(oregon);
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json()).toMatchObject({ field: 'items', error: 'The order total must be at least $0.50 to pay by card' });
+    // The row keeps the new address with its own amounts; the processor the old amount, so it cannot complete.
+    const [row] = await free.db.select().from(payments).where(eq(payments.providerPaymentId, created.id));
+    expect(row).toMatchObject({ amount: 48, cart: { shipping: oregon } });
+    const back = await sync(home);
+    expect(back.statusCode).toBe(200);
+    expect((back.json() as Intent).breakdown.total).toBe(51);
+    const [atProcessor] = await free.db.select().from(localTestPayments).where(eq(localTestPayments.id, created.id));
+    expect(atProcessor?.amount).toBe(51);
   });
 });
 

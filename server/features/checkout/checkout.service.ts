@@ -308,9 +308,7 @@ export function createCheckoutService({
     const existing = request.paymentIntentId ? await findPayment(request.paymentIntentId) : null;
     const open = existing?.status === 'requires_payment_method' ? existing : null;
     const { cart, priced } = await pricedCart(request, user, open);
-    if (priced.total < MINIMUM_CARD_PAYMENT) {
-      throw invalid('items', `The order total must be at least ${formatCents(MINIMUM_CARD_PAYMENT)} to pay by card`);
-    }
+    assertPayableByCard(priced.total);
     // Checked when the email is first given or changes, not again on every address change.
     if (open && cart.email && cart.email !== open.cart.email) await assertUnderOrderLimit(user?.id ?? null, cart.email);
     const breakdown = breakdownOf(priced);
@@ -320,17 +318,10 @@ export function createCheckoutService({
       metadata: { metaVersion: '2', shop: 'stillwater' },
     };
     let payment = open
-      ? await processor
-          .update(open.providerPaymentId, {
-            ...input,
-            idempotencyKey: syncKey(open.providerPaymentId, cart, priced.total, request.reason),
-          })
-          // Paid, cancelled or gone meanwhile: the cart gets a new payment.
-          .catch((error: unknown) => {
-            if (error instanceof PaymentProviderError && (error.kind === 'state' || error.kind === 'not_found'))
-              return null;
-            throw error;
-          })
+      ? await updateOpenPayment(open.providerPaymentId, {
+          ...input,
+          idempotencyKey: syncKey(open.providerPaymentId, cart, priced.total, request.reason),
+        })
       : null;
     if (payment && open) {
       await db
@@ -348,6 +339,20 @@ export function createCheckoutService({
       lines: priced.lines,
       refusedCodes: priced.refused.map(({ code, product }) => ({ code, message: refusalMessage(code, product) })),
     };
+  }
+
+  /** Updates an open payment at the provider; null when it was paid, cancelled or is gone meanwhile. */
+  function updateOpenPayment(providerPaymentId: string, input: Parameters<PaymentProcessor['update']>[1]) {
+    return processor.update(providerPaymentId, input).catch((error: unknown) => {
+      if (error instanceof PaymentProviderError && (error.kind === 'state' || error.kind === 'not_found')) return null;
+      throw error;
+    });
+  }
+
+  function assertPayableByCard(total: number) {
+    if (total < MINIMUM_CARD_PAYMENT) {
+      throw invalid('items', `The order total must be at least ${formatCents(MINIMUM_CARD_PAYMENT)} to pay by card`);
+    }
   }
 
   const syncKey = (paymentId: string, cart: PricedCart, amount: number, reason: string | undefined) =>
@@ -430,19 +435,16 @@ export function createCheckoutService({
     if ((Object.keys(kept) as (keyof typeof kept)[]).some((key) => kept[key] !== row.breakdown[key])) {
       await db.update(payments).set({ amount: totals.total, breakdown: kept }).where(eq(payments.id, row.id));
     }
+    // The row now holds the new details with their amounts; the provider keeps the old amount, so this
+    // payment cannot complete until a sync brings the total back over the minimum.
+    assertPayableByCard(totals.total);
     // After our row: should the provider refuse, the amounts differ and the payment cannot complete.
-    const payment = await processor
-      .update(row.providerPaymentId, {
-        amount: totals.total,
-        email: details.email || null,
-        metadata: { metaVersion: '2', shop: 'stillwater' },
-        idempotencyKey: syncKey(row.providerPaymentId, row.cart, totals.total, request.reason),
-      })
-      .catch((error: unknown) => {
-        if (error instanceof PaymentProviderError && (error.kind === 'state' || error.kind === 'not_found'))
-          return null;
-        throw error;
-      });
+    const payment = await updateOpenPayment(row.providerPaymentId, {
+      amount: totals.total,
+      email: details.email || null,
+      metadata: { metaVersion: '2', shop: 'stillwater' },
+      idempotencyKey: syncKey(row.providerPaymentId, row.cart, totals.total, request.reason),
+    });
     if (!payment) return null;
     return {
       id: payment.id,

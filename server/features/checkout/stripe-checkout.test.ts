@@ -13,7 +13,7 @@ import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 import { paymentEvents, payments } from './checkout.tables.ts';
-import { type Intent, simpleProduct, variantProduct } from './checkout-test-helpers.ts';
+import { home, type Intent, simpleProduct, variantProduct } from './checkout-test-helpers.ts';
 
 /**
  * The checkout with the Stripe adapter, against the local stand-in of Stripe's API: the browser's
@@ -44,15 +44,6 @@ const shopper = () => testClient(app, { remoteAddress: address() });
 const newEmail = (name: string) => `${name}.${Date.now().toString(36)}${++counter}@example.com`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-const home = {
-  name: 'Ada Calm',
-  street: '1 Quiet Lane',
-  line2: '',
-  city: 'Sacramento',
-  state: 'CA',
-  zipCode: '95814',
-  country: 'US',
-};
 const VISA = '4242 4242 4242 4242';
 
 function intent(browser: ReturnType<typeof shopper>, body: Record<string, unknown>) {
