@@ -220,7 +220,10 @@ describe('the detail syncs', () => {
       intent(browser, { ...base, shipping, billing: shipping, reason: 'shipping_update', paymentIntentId: created.id });
     const moved = await sync(oregon);
     expect(moved.statusCode).toBe(400);
-    expect(moved.json()).toMatchObject({ field: 'items', error: 'The order total must be at least $0.50 to pay by card' });
+    expect(moved.json()).toMatchObject({
+      field: 'items',
+      error: 'The order total must be at least $0.50 to pay by card',
+    });
     // The row keeps the new address with its own amounts; the processor the old amount, so it cannot complete.
     const [row] = await free.db.select().from(payments).where(eq(payments.providerPaymentId, created.id));
     expect(row).toMatchObject({ amount: 48, cart: { shipping: oregon } });
