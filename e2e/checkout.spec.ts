@@ -264,3 +264,61 @@ test('a payment that came back failed from a redirect keeps the cart', async ({ 
   await expect(page).toHaveURL(/\/cart$/);
   await expect(page.getByRole('link', { name: PRODUCT.title }).first()).toBeVisible();
 });
+
+/** Takes the cushion's scarce colour into the cart, as many as the product page says are left. */
+async function addLastCushions(page: Page, count: 'all' | 1) {
+  await page.goto('/product/meditation-cushion');
+  await page.locator('label').filter({ hasText: 'Terracotta' }).click();
+  await expect(page.getByRole('radio', { name: /Terracotta/ })).toBeChecked();
+  const status = page.getByTestId('stock-status');
+  await expect(status).toHaveText(/^Only \d+ left in stock$/);
+  const left = Number(/Only (\d+) left/.exec((await status.textContent()) ?? '')?.[1]);
+  expect(left).toBeGreaterThan(1);
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('button', { name: 'Added to Cart' })).toBeVisible();
+  await page.goto('/cart');
+  const name = 'Buckwheat Meditation Cushion (Terracotta)';
+  const quantity = page.getByRole('spinbutton', { name: `Quantity of ${name}` });
+  if (count === 'all') {
+    for (let n = 2; n <= left; n++) {
+      await page.getByRole('button', { name: `Increase quantity of ${name}` }).click();
+      await expect(quantity).toHaveValue(String(n));
+    }
+  }
+  return left;
+}
+
+test('two shoppers race for the last of a colour: the later one is told it sold out, is not charged, gets no order', async ({
+  page,
+  browser,
+}) => {
+  const account = await register(page);
+  await addLastCushions(page, 'all');
+  const dialog = await openCheckout(page);
+  await dialog.getByLabel('Email', { exact: true }).fill(account.email);
+  await fillAddress(dialog);
+  await fillCard(dialog);
+  const payNow = dialog.getByRole('button', { name: 'Pay Now' });
+  await expect(payNow).toBeEnabled();
+
+  // Meanwhile another shopper buys one of them.
+  const rivalContext = await browser.newContext();
+  const rival = await rivalContext.newPage();
+  await addLastCushions(rival, 1);
+  const rivalDialog = await openCheckout(rival);
+  await rivalDialog.getByLabel('Email', { exact: true }).fill(newAccount().email);
+  await fillAddress(rivalDialog, 'Grace Still');
+  await fillCard(rivalDialog);
+  await rivalDialog.getByRole('button', { name: 'Pay Now' }).click();
+  await expect(rival).toHaveURL(/\/success\?session_id=/);
+  await rivalContext.close();
+
+  await payNow.click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'Buckwheat Meditation Cushion just sold out. Nothing was charged.',
+  );
+  await expect(page).toHaveURL(/\/cart$/);
+  await expectAccessible(page);
+  await page.goto('/account?tab=orders');
+  await expect(page.getByRole('tabpanel')).toContainText('No orders yet.');
+});
