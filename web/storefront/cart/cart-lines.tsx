@@ -159,23 +159,17 @@ function QuantityControl({ item }: { item: CartItem }) {
   const name = lineName(item);
   const atMin = item.quantity <= 1;
   const atMax = item.quantity >= MAX_QUANTITY;
-  const button =
-    'flex h-9 w-9 items-center justify-center rounded-full text-lg text-sage-800 hover:bg-sage-100 aria-disabled:cursor-not-allowed aria-disabled:text-stone-500 aria-disabled:hover:bg-transparent';
   return (
     <div className="inline-flex items-center gap-1 rounded-full border border-sage-200 bg-white p-0.5">
-      <button
-        type="button"
-        className={button}
-        aria-label={`Decrease quantity of ${name}`}
-        // aria-disabled rather than disabled: the button keeps the focus at the floor.
-        aria-disabled={atMin}
-        onClick={() => {
+      <StepButton
+        label={`Decrease quantity of ${name}`}
+        symbol="−"
+        blocked={atMin}
+        onStep={() => {
           setDraft(null);
-          if (!atMin) setQuantity(key, item.quantity - 1);
+          setQuantity(key, item.quantity - 1);
         }}
-      >
-        <span aria-hidden="true">−</span>
-      </button>
+      />
       <label htmlFor={id} className="sr-only">
         Quantity of {name}
       </label>
@@ -200,19 +194,44 @@ function QuantityControl({ item }: { item: CartItem }) {
         onBlur={() => setDraft(null)}
         className="w-12 [appearance:textfield] rounded-md border-0 bg-transparent text-center text-sm focus:ring-2 focus:ring-sage-300 focus:outline-none [&::-webkit-inner-spin-button]:appearance-none [&::-webkit-outer-spin-button]:appearance-none"
       />
-      <button
-        type="button"
-        className={button}
-        aria-label={`Increase quantity of ${name}`}
-        aria-disabled={atMax}
-        onClick={() => {
+      <StepButton
+        label={`Increase quantity of ${name}`}
+        symbol="+"
+        blocked={atMax}
+        onStep={() => {
           setDraft(null);
-          if (!atMax) setQuantity(key, item.quantity + 1);
+          setQuantity(key, item.quantity + 1);
         }}
-      >
-        <span aria-hidden="true">+</span>
-      </button>
+      />
     </div>
+  );
+}
+
+/** A − or + of the quantity control; at the floor or ceiling it stays focusable but does nothing. */
+function StepButton({
+  label,
+  symbol,
+  blocked,
+  onStep,
+}: {
+  label: string;
+  symbol: string;
+  blocked: boolean;
+  onStep: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className="flex h-9 w-9 items-center justify-center rounded-full text-lg text-sage-800 hover:bg-sage-100 aria-disabled:cursor-not-allowed aria-disabled:text-stone-500 aria-disabled:hover:bg-transparent"
+      aria-label={label}
+      // aria-disabled rather than disabled: the button keeps the focus at the floor.
+      aria-disabled={blocked}
+      onClick={() => {
+        if (!blocked) onStep();
+      }}
+    >
+      <span aria-hidden="true">{symbol}</span>
+    </button>
   );
 }
 
