@@ -26,6 +26,8 @@ import type { Database } from '#server/db/client.ts';
 import { accountsRoutes } from '#server/features/accounts/accounts.routes.ts';
 import { createAccountsService } from '#server/features/accounts/accounts.service.ts';
 import { createSessionStore, SESSION_COOKIE } from '#server/features/accounts/sessions.ts';
+import { analyticsRoutes } from '#server/features/analytics/analytics.routes.ts';
+import { createAnalyticsService } from '#server/features/analytics/analytics.service.ts';
 import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
 import { checkoutRoutes, paymentWebhookRoutes } from '#server/features/checkout/checkout.routes.ts';
@@ -70,6 +72,8 @@ export type AppDeps = {
   web?: WebMode | null;
   /** The background jobs that requests hand work to (main.ts attaches the durable queue). */
   jobs: Jobs;
+  /** How page views are batched before they are written (by default every second or 200 rows). */
+  analyticsBatch?: { maxRows?: number; intervalMs?: number };
   /** Where the log goes (standard output by default; tests capture it). */
   logStream?: { write(line: string): void };
 };
@@ -163,6 +167,15 @@ export async function buildApp(deps: AppDeps) {
     publicUrl: config.publicUrl,
     log: (message, error) => app.log.error({ err: error }, message),
   });
+  const analytics = createAnalyticsService({
+    db,
+    log: (message, error) => app.log.error({ err: error }, message),
+    ...(deps.analyticsBatch ? { batch: deps.analyticsBatch } : {}),
+  });
+  // The page views waiting in memory are written before the database closes.
+  app.addHook('onClose', async () => {
+    await analytics.close();
+  });
   // Hot public reads, dropped whenever the shop changes (the events the back office's stream carries).
   const cache = createPublicCache();
   events.subscribe(() => cache.invalidate());
@@ -225,6 +238,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(marketingRoutes, { marketing, cache });
     await api.register(ordersRoutes, { orders });
     await api.register(checkoutRoutes, { checkout });
+    await api.register(analyticsRoutes, { analytics });
     api.all('/api/*', async (_request, reply) => sendError(reply, 404, { error: 'Not found', code: 'not_found' }));
   });
 

@@ -13,3 +13,4 @@ export * from '#server/features/newsletter/newsletter.tables.ts';
 export * from '#server/features/orders/orders.tables.ts';
 export * from '#server/features/reviews/reviews.tables.ts';
 export * from '#server/features/settings/settings.tables.ts';
+export * from '#server/features/tracking/tracking.tables.ts';

@@ -4,6 +4,7 @@
  * database. Everything comes from a fixed random seed, and dates count back from the day of
  * seeding, so every seed holds the same data (shifted to its day).
  */
+import { createHash } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import type { PgInsertValue, PgTable } from 'drizzle-orm/pg-core';
 import { dollarsToCents } from '#common/money.ts';
@@ -653,13 +654,15 @@ async function insertPageViews(
     for (const session of sessions) {
       let at = daysAgo(day, random.int(6, 22) + random.next()).getTime();
       const cookiesAccepted = random.chance(0.62);
+      // One visitor per session, hashed as the shop hashes real ones (no random draw: the rest of the seed stays as it was).
+      const visitorHash = createHash('sha256').update(session.id).digest('hex').slice(0, 32);
       const paths = [random.pick(landing)];
       const more = session.buyer ? random.int(2, 5) : random.chance(0.45) ? 0 : random.int(1, 4);
       for (let i = 0; i < more; i++)
         paths.push(random.chance(0.6) ? `/product/${random.pick(slugs)}` : random.pick(landing));
       if (session.buyer) paths.push('/cart', '/success');
       for (const path of paths) {
-        rows.push({ path, sessionId: session.id, cookiesAccepted, referrer: null, createdAt: new Date(at) });
+        rows.push({ path, sessionId: session.id, cookiesAccepted, referrer: null, visitorHash, createdAt: new Date(at) });
         at += random.int(20, 240) * 1000;
       }
     }

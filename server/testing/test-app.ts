@@ -50,6 +50,8 @@ export async function buildTestApp({
   const app = await buildApp({
     config,
     database: db,
+    // Each page view is written at once: the tests read it back.
+    analyticsBatch: { maxRows: 1 },
     signingKey: testSigningKey,
     storage: createDiskObjectStorage(testMediaDir),
     web,

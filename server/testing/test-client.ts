@@ -6,12 +6,21 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * A browser-like client for API tests: it keeps cookies between requests and, like the
  * storefront, fetches a CSRF token before every state-changing request.
  */
-export function testClient(app: TestApp, { remoteAddress = '127.0.0.1' }: { remoteAddress?: string } = {}) {
+export function testClient(
+  app: TestApp,
+  {
+    remoteAddress = '127.0.0.1',
+    headers: always = {},
+  }: {
+    remoteAddress?: string /** Sent with every request (a user agent, a GPC signal). */;
+    headers?: Record<string, string>;
+  } = {},
+) {
   const jar = new Map<string, string>();
   const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
 
   async function request(method: Method, url: string, payload?: unknown, options: { csrf?: boolean } = {}) {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...always };
     if (method !== 'GET' && options.csrf !== false) {
       const token = await request('GET', '/api/auth/csrf-token');
       headers['x-csrf-token'] = token.json().token;

@@ -1,4 +1,4 @@
-import { bigserial, boolean, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from '#server/db/columns.ts';
 
 export const pageViews = pgTable(
@@ -12,10 +12,17 @@ export const pageViews = pgTable(
     userId: text(),
     cookiesAccepted: boolean().notNull().default(false),
     referrer: text(),
+    /**
+     * The visitor without their address: SHA-256 of the day's random salt, the address and the
+     * user agent. Salts are deleted after their day, so a hash cannot be traced back to an address
+     * nor linked across days; visitors are counted per day.
+     */
+    visitorHash: text(),
     createdAt: createdAt(),
   },
   (t) => [
     index('page_views_created_idx').on(t.createdAt),
+    index('page_views_created_visitor_idx').on(t.createdAt, t.visitorHash),
     index('page_views_path_created_idx').on(t.path, t.createdAt),
     index('page_views_session_idx').on(t.sessionId, t.createdAt),
   ],
@@ -32,5 +39,18 @@ export const conversions = pgTable(
     orderValue: integer().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('conversions_created_idx').on(t.createdAt), index('conversions_session_idx').on(t.sessionId)],
+  (t) => [
+    index('conversions_created_idx').on(t.createdAt),
+    index('conversions_session_idx').on(t.sessionId),
+    // An order converts once, however often its page reports it.
+    uniqueIndex('conversions_order_idx').on(t.orderId),
+  ],
 );
+
+/** The random salt of each UTC day's visitor hashes; a day's salt is deleted once the day is over. */
+export const analyticsSalts = pgTable('analytics_salts', {
+  /** YYYY-MM-DD (UTC). */
+  day: text().primaryKey(),
+  salt: text().notNull(),
+  createdAt: createdAt(),
+});

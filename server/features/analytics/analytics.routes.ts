@@ -1,0 +1,44 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { isbot } from 'isbot';
+import { recordConversion, recordPageView } from '#common/contracts/analytics.ts';
+import type { AnalyticsService } from './analytics.service.ts';
+
+/** Crawlers and scripts are not visitors: a request without a user agent counts as one too. */
+export function isAutomated(request: FastifyRequest): boolean {
+  const userAgent = request.headers['user-agent'];
+  return !userAgent || isbot(userAgent);
+}
+
+/** First-party analytics (spec section 7), behind CSRF like every state-changing call. */
+export const analyticsRoutes: FastifyPluginAsyncZod<{ analytics: AnalyticsService }> = async (app, { analytics }) => {
+  const tags = ['analytics'];
+
+  app.post(
+    recordPageView.path,
+    { schema: { tags, body: recordPageView.body, response: { 200: recordPageView.response } } },
+    async (request) => {
+      if (isAutomated(request)) return { recorded: false };
+      const { page, sessionId, referrer, cookiesAccepted } = request.body;
+      await analytics.recordPageView({
+        page,
+        sessionId,
+        referrer: referrer ?? null,
+        cookiesAccepted,
+        // The signed-in user's own id: a browser cannot file its views under someone else.
+        userId: request.user?.id ?? null,
+        visitor: { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' },
+      });
+      return { recorded: true };
+    },
+  );
+
+  app.post(
+    recordConversion.path,
+    { schema: { tags, body: recordConversion.body, response: { 200: recordConversion.response } } },
+    async (request) => {
+      if (isAutomated(request)) return { recorded: false };
+      return { recorded: await analytics.recordConversion(request.body) };
+    },
+  );
+};

@@ -1,0 +1,133 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gte, inArray, lt } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import { paidStatuses } from '#server/features/orders/order-status.ts';
+import { orders } from '#server/features/orders/orders.tables.ts';
+import { analyticsSalts, conversions, pageViews } from './analytics.tables.ts';
+import { createBatchWriter } from './batch-writer.ts';
+
+/** A conversion is reported from /success right after paying: an older order is not a new conversion. */
+export const CONVERSION_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+type Visitor = { ip: string; userAgent: string };
+
+/**
+ * First-party analytics (spec sections 2 and 7): page views and conversions, as the back office's
+ * dashboard reads them (visitors, page views, bounce rate, session duration, popular pages).
+ * Page views are written in batches, so recording one costs a request almost nothing.
+ */
+export function createAnalyticsService({
+  db,
+  log,
+  batch = {},
+}: {
+  db: Db;
+  log: (message: string, error: unknown) => void;
+  batch?: { maxRows?: number; intervalMs?: number };
+}) {
+  const salts = createDailySalts(db);
+  const pageViewWriter = createBatchWriter<typeof pageViews.$inferInsert>({
+    write: (rows) => db.insert(pageViews).values(rows),
+    onError: (error, dropped) => log(`${dropped} page views could not be written`, error),
+    ...batch,
+  });
+
+  async function recordPageView(view: {
+    page: string;
+    sessionId: string;
+    referrer: string | null;
+    cookiesAccepted: boolean;
+    /** The signed-in user; kept only with cookies accepted. */
+    userId: string | null;
+    visitor: Visitor;
+  }) {
+    pageViewWriter.add({
+      path: view.page,
+      sessionId: view.sessionId,
+      referrer: view.referrer,
+      cookiesAccepted: view.cookiesAccepted,
+      userId: view.cookiesAccepted ? view.userId : null,
+      visitorHash: await salts.hash(view.visitor),
+      createdAt: new Date(),
+    });
+  }
+
+  /**
+   * The conversion of a paid order placed in the last 24 hours, once per order; its value is the
+   * order's total and its user the order's (what the browser claims is not trusted).
+   */
+  async function recordConversion({ reference, sessionId }: { reference: string; sessionId: string }) {
+    const [order] = await db
+      .select({ id: orders.id, total: orders.total, userId: orders.userId })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.id, reference),
+          inArray(orders.status, [...paidStatuses]),
+          gte(orders.createdAt, new Date(Date.now() - CONVERSION_WINDOW_MS)),
+        ),
+      );
+    if (!order) return false;
+    const inserted = await db
+      .insert(conversions)
+      .values({ sessionId, userId: order.userId, orderId: order.id, orderValue: order.total })
+      .onConflictDoNothing()
+      .returning({ id: conversions.id });
+    return inserted.length > 0;
+  }
+
+  return {
+    recordPageView,
+    recordConversion,
+    /** Writes the page views waiting in memory (tests; shutdown). */
+    flush: () => pageViewWriter.flush(),
+    close: () => pageViewWriter.close(),
+  };
+}
+
+export type AnalyticsService = ReturnType<typeof createAnalyticsService>;
+
+/**
+ * Each UTC day's random salt, shared by every instance through the database and deleted once the
+ * day is over: a visitor's hash counts them for a day and then cannot be traced to an address.
+ */
+function createDailySalts(db: Db) {
+  let current: { day: string; salt: Promise<string> } | null = null;
+
+  async function saltOf(day: string): Promise<string> {
+    await db
+      .insert(analyticsSalts)
+      .values({ day, salt: randomBytes(32).toString('base64url') })
+      .onConflictDoNothing();
+    // Yesterday's salt is kept until today's exists (requests straddling midnight); older ones go.
+    await db.delete(analyticsSalts).where(lt(analyticsSalts.day, previousDay(day)));
+    const [row] = await db
+      .select({ salt: analyticsSalts.salt })
+      .from(analyticsSalts)
+      .where(eq(analyticsSalts.day, day));
+    if (!row) throw new Error(`no analytics salt for ${day}`);
+    return row.salt;
+  }
+
+  return {
+    async hash({ ip, userAgent }: Visitor): Promise<string> {
+      const day = new Date().toISOString().slice(0, 10);
+      if (current?.day !== day) {
+        const salt = saltOf(day);
+        current = { day, salt };
+        // A failed read is tried again by the next request.
+        salt.catch(() => {
+          if (current?.salt === salt) current = null;
+        });
+      }
+      const salt = await current.salt;
+      return createHash('sha256').update(`${salt}\n${ip}\n${userAgent}`).digest('hex').slice(0, 32);
+    },
+  };
+}
+
+function previousDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - 1);
+  return date.toISOString().slice(0, 10);
+}
