@@ -21,6 +21,7 @@ import { createPaymentProcessor } from '#server/adapters/payments/create-payment
 import type { PaymentProcessor } from '#server/adapters/payments/payment-processor.ts';
 import { createDiskObjectStorage, MEDIA_PREFIX } from '#server/adapters/storage/disk-object-storage.ts';
 import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
+import { type AdEventsApi, createTikTokEventsApi } from '#server/adapters/tracking/ad-events-api.ts';
 import type { Config } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
 import { accountsRoutes } from '#server/features/accounts/accounts.routes.ts';
@@ -41,6 +42,8 @@ import { reviewsRoutes } from '#server/features/reviews/reviews.routes.ts';
 import { createReviewsService } from '#server/features/reviews/reviews.service.ts';
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts';
 import { createSettingsService } from '#server/features/settings/settings.service.ts';
+import { trackingRoutes } from '#server/features/tracking/tracking.routes.ts';
+import { createTrackingService } from '#server/features/tracking/tracking.service.ts';
 import { createCsrfProtection } from '#server/http/csrf.ts';
 import { clientErrorHandler, frameworkErrorHandler, handleError, sendError } from '#server/http/errors.ts';
 import { healthRoutes } from '#server/http/health.routes.ts';
@@ -72,6 +75,8 @@ export type AppDeps = {
   web?: WebMode | null;
   /** The background jobs that requests hand work to (main.ts attaches the durable queue). */
   jobs: Jobs;
+  /** The ad service's Events API; by default as configured (TIKTOK_EVENTS_TOKEN), else events are only recorded. */
+  adEventsApi?: AdEventsApi | null;
   /** How page views are batched before they are written (by default every second or 200 rows). */
   analyticsBatch?: { maxRows?: number; intervalMs?: number };
   /** Where the log goes (standard output by default; tests capture it). */
@@ -172,6 +177,18 @@ export async function buildApp(deps: AppDeps) {
     log: (message, error) => app.log.error({ err: error }, message),
     ...(deps.analyticsBatch ? { batch: deps.analyticsBatch } : {}),
   });
+  const { pixelId, eventsToken } = config.tracking;
+  const tracking = createTrackingService({
+    db,
+    eventsApi:
+      deps.adEventsApi !== undefined
+        ? deps.adEventsApi
+        : pixelId && eventsToken
+          ? createTikTokEventsApi({ pixelId, accessToken: eventsToken })
+          : null,
+    jobs: deps.jobs,
+    forwardTestEventCode: !config.isProduction,
+  });
   // The page views waiting in memory are written before the database closes.
   app.addHook('onClose', async () => {
     await analytics.close();
@@ -239,6 +256,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(ordersRoutes, { orders });
     await api.register(checkoutRoutes, { checkout });
     await api.register(analyticsRoutes, { analytics });
+    await api.register(trackingRoutes, { tracking });
     api.all('/api/*', async (_request, reply) => sendError(reply, 404, { error: 'Not found', code: 'not_found' }));
   });
 

@@ -65,6 +65,8 @@ describe('configuration', () => {
       { NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_a', STRIPE_PUBLISHABLE_KEY: 'pk_live_a' },
       'STRIPE_WEBHOOK_SECRET',
     ],
+    [{ TIKTOK_PIXEL_ID: 'C4-not a code' }, 'TIKTOK_PIXEL_ID'],
+    [{ TIKTOK_EVENTS_TOKEN: 'events-token-123' }, 'TIKTOK_PIXEL_ID'],
   ])('a bad value fails at start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));

@@ -95,6 +95,14 @@ const Env = z.object({
     .optional(),
   // The webhook endpoint's signing secret (whsec_…); without it Stripe's webhooks are refused.
   STRIPE_WEBHOOK_SECRET: z.string().trim().startsWith('whsec_', 'must start with whsec_').optional(),
+  // The TikTok pixel's code: set, the storefront loads the pixel for visitors who accept cookies.
+  TIKTOK_PIXEL_ID: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{8,40}$/, 'must be a TikTok pixel code (letters and digits)')
+    .optional(),
+  // An Events API access token: set (with TIKTOK_PIXEL_ID), consented events are also sent server-side.
+  TIKTOK_EVENTS_TOKEN: z.string().trim().min(8, 'must be at least 8 characters').optional(),
 });
 
 /** A half-configured AI or Stripe is an error, not a silent fallback to the built-in one. */
@@ -111,6 +119,9 @@ const CheckedEnv = Env.superRefine((e, ctx) => {
       path: [e.STRIPE_SECRET_KEY ? 'STRIPE_PUBLISHABLE_KEY' : 'STRIPE_SECRET_KEY'],
       message: 'set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY together',
     });
+  }
+  if (e.TIKTOK_EVENTS_TOKEN && !e.TIKTOK_PIXEL_ID) {
+    ctx.addIssue({ code: 'custom', path: ['TIKTOK_PIXEL_ID'], message: 'must be set when TIKTOK_EVENTS_TOKEN is' });
   }
   if (e.STRIPE_WEBHOOK_SECRET && !e.STRIPE_SECRET_KEY) {
     ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'must be set when STRIPE_WEBHOOK_SECRET is' });
@@ -157,6 +168,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Null: the built-in review overview and moderation rules.
     ai:
       e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY ?? null, model: e.AI_MODEL } : null,
+    // The ad pixel (browser) and its Events API (server); null members: not configured.
+    tracking: { pixelId: e.TIKTOK_PIXEL_ID ?? null, eventsToken: e.TIKTOK_EVENTS_TOKEN ?? null },
     // Null: the built-in test processor (test cards only).
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY

@@ -662,7 +662,14 @@ async function insertPageViews(
         paths.push(random.chance(0.6) ? `/product/${random.pick(slugs)}` : random.pick(landing));
       if (session.buyer) paths.push('/cart', '/success');
       for (const path of paths) {
-        rows.push({ path, sessionId: session.id, cookiesAccepted, referrer: null, visitorHash, createdAt: new Date(at) });
+        rows.push({
+          path,
+          sessionId: session.id,
+          cookiesAccepted,
+          referrer: null,
+          visitorHash,
+          createdAt: new Date(at),
+        });
         at += random.int(20, 240) * 1000;
       }
     }

@@ -5,6 +5,8 @@ import type { Database } from '#server/db/client.ts';
 export type JobDefinition = {
   name: string;
   schedule?: string;
+  /** How a failed run is retried (pg-boss's queue options; by default twice at once). */
+  retry?: { retryLimit: number; retryDelay: number; retryBackoff: boolean };
   // biome-ignore lint/suspicious/noExplicitAny: each job knows the shape of the data it is sent.
   run(data: any): Promise<unknown>;
 };
@@ -25,8 +27,8 @@ export function createJobs() {
   const running = new Set<Promise<unknown>>();
   return {
     definitions,
-    define<T extends object>(name: string, run: (data: T) => Promise<unknown>) {
-      definitions.push({ name, run });
+    define<T extends object>(name: string, run: (data: T) => Promise<unknown>, retry?: JobDefinition['retry']) {
+      definitions.push({ name, run, ...(retry ? { retry } : {}) });
       /** Hands the work to the queue; the request does not wait for the work itself. */
       return async (data: T) => {
         await (await sender)(name, data);
@@ -78,7 +80,7 @@ export async function startJobQueue(
   boss.on('error', onError);
   await boss.start();
   for (const job of jobs) {
-    await boss.createQueue(job.name);
+    await boss.createQueue(job.name, job.retry ?? {});
     await boss.work(job.name, { pollingIntervalSeconds }, async (batch) => {
       for (const item of batch) await job.run(item.data);
     });

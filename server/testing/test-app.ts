@@ -4,6 +4,7 @@ import type { MailMessage } from '#server/adapters/email/mailer.ts';
 import { createOutboxMailer } from '#server/adapters/email/outbox-mailer.ts';
 import type { PaymentProcessor } from '#server/adapters/payments/payment-processor.ts';
 import { createDiskObjectStorage } from '#server/adapters/storage/disk-object-storage.ts';
+import type { AdEventsApi } from '#server/adapters/tracking/ad-events-api.ts';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
@@ -26,6 +27,7 @@ export async function buildTestApp({
   logStream,
   jobs: givenJobs,
   payments,
+  adEventsApi,
 }: {
   web?: WebMode | null;
   database?: Database;
@@ -38,6 +40,8 @@ export async function buildTestApp({
   jobs?: Jobs;
   /** A payment processor made from the test's database (Stripe against its stand-in); by default the built-in one. */
   payments?: (database: Database) => PaymentProcessor;
+  /** The Events API the tracker forwards to (the adapter against its stand-in); by default none. */
+  adEventsApi?: AdEventsApi | null;
 } = {}) {
   const db = database ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/stillwater-test-data', ...env });
@@ -52,6 +56,7 @@ export async function buildTestApp({
     database: db,
     // Each page view is written at once: the tests read it back.
     analyticsBatch: { maxRows: 1 },
+    adEventsApi: adEventsApi ?? null,
     signingKey: testSigningKey,
     storage: createDiskObjectStorage(testMediaDir),
     web,

@@ -1,6 +1,7 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { orders } from '#server/features/orders/orders.tables.ts';
+import { latestPaidOrder } from '#server/features/orders/orders-test-helpers.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 import { analyticsSalts, conversions, pageViews } from './analytics.tables.ts';
@@ -119,13 +120,7 @@ describe('POST /api/analytics/pageview', () => {
 
 describe('POST /api/analytics/conversion', () => {
   async function recentOrder() {
-    const [order] = await db
-      .select()
-      .from(orders)
-      .where(eq(orders.status, 'processing'))
-      .orderBy(desc(orders.createdAt))
-      .limit(1);
-    if (!order) throw new Error('the seed has no paid order');
+    const order = await latestPaidOrder(db);
     // Placed just now, as /success reports it.
     await db.update(orders).set({ createdAt: new Date() }).where(eq(orders.id, order.id));
     await db.delete(conversions).where(eq(conversions.orderId, order.id));
