@@ -718,7 +718,6 @@ export function createCheckoutService({
     return { reference: order.id, orderNumber: order.orderNumber, total: order.total };
   }
 
-  /** The order is written: capture the payment, then tell the shopper and everyone else. */
   /**
    * The order is written: capture the payment, then tell the shopper and everyone else. The
    * conversion is the browser's to report (POST /api/analytics/conversion, with its analytics
