@@ -49,6 +49,8 @@ export type FirstLoadJs = {
   /** Files loaded through a static import that the HTML does not modulepreload (a request waterfall). */
   notPreloaded: string[];
   admin: { adminRoutesInBuild: string[] | null; findings: string[] };
+  /** Scripts of the first load that carry Stripe's code (named for it, or loading js.stripe.com). */
+  stripe: string[];
 };
 
 type RawResponse = { status: number; headers: IncomingHttpHeaders; body: Buffer };
@@ -81,6 +83,9 @@ export async function measureFirstLoadJs(baseUrl: string, pagePath: string): Pro
       .filter((script) => script.size.foundIn.startsWith('static import') && !preloaded.has(script.size.path))
       .map((script) => script.size.path),
     admin: adminCheck(pageManifest, buildManifest, loaded),
+    stripe: loaded
+      .filter((script) => /stripe/i.test(script.size.path) || script.code.includes('js.stripe.com'))
+      .map((script) => script.size.path),
   };
 }
 

@@ -37,13 +37,16 @@ export type BenchResults = {
 
 export type Target = { name: string; goal: string; actual: string; met: boolean };
 
+/** The page whose first load must not bring the payment provider's code along. */
+const cartPage = '/cart';
+
 export const goals = {
   performance: 95,
   accessibility: 100,
   seo: 100,
   /** Exclusive. */
   cls: 0.05,
-  /** Bytes (kB = 1000 B), of the product page. */
+  /** Bytes (kB = 1000 B), of the product page and the cart. */
   firstLoadJsGzip: 130_000,
   /** Of the bare route's requests per second. */
   throughputRatio: 0.4,
@@ -106,13 +109,22 @@ function lighthouseTargets(page: string, result: PageLighthouse | undefined): Ta
 
 function firstLoadTargets(page: string, result: FirstLoadJs | undefined, productPage: string): Target[] {
   const targets: Target[] = [];
-  if (page === productPage) {
+  // The product page set the storefront's budget; the cart keeps within it (checkout issue).
+  if (page === productPage || page === cartPage) {
     const gzip = result?.total.gzipBytes;
     targets.push({
       name: `${page} first-load JS (gzip)`,
       goal: `≤ ${kB(goals.firstLoadJsGzip)}`,
       actual: typeof gzip === 'number' ? `${kB(gzip)} (${kiB(gzip)})` : 'not measured',
       met: typeof gzip === 'number' && gzip <= goals.firstLoadJsGzip,
+    });
+  }
+  if (page === cartPage) {
+    targets.push({
+      name: `${page} loads no Stripe code (Stripe not configured)`,
+      goal: 'no Stripe script',
+      actual: result ? result.stripe.join(', ') || 'none' : 'not measured',
+      met: result !== undefined && result.stripe.length === 0,
     });
   }
   targets.push({

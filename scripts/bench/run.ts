@@ -19,7 +19,7 @@ import { type BenchResults, evaluateTargets, resultsFile, type StageError, summa
 import { addReviews, reviewEndpoints, reviewsAtScale, signedInCookies } from './reviews.ts';
 import { assertShopRunning, buildWebApp, type Shop, startShop, stopShop } from './shop.ts';
 
-const pages = ['/', '/products', '/product/desktop-fountain'];
+const pages = ['/', '/products', '/product/desktop-fountain', '/cart'];
 const productPage = '/product/desktop-fountain';
 const apiEndpoints = [
   { name: 'GET /api/products/desktop-fountain', path: '/api/products/desktop-fountain' },
