@@ -15,6 +15,17 @@ export default defineConfig({
   timeout: 60_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    // Every browser has answered the cookie banner (Deny) unless a test starts without it
+    // (e2e/consent.spec.ts): the banner is that suite's subject, and elsewhere it would sit over the page.
+    storageState: {
+      cookies: [],
+      origins: [
+        {
+          origin: `http://127.0.0.1:${port}`,
+          localStorage: [{ name: 'stillwater.cookieConsent', value: '{"accepted":false}' }],
+        },
+      ],
+    },
     trace: 'retain-on-failure',
     ...devices['Desktop Chrome'],
     launchOptions: {

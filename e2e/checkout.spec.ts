@@ -1,50 +1,17 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { paymentErrorMessage, testCards } from '../common/payment-errors.ts';
 import { expectAccessible } from './a11y.ts';
+import {
+  addToCart,
+  checkoutButton,
+  fillAddress,
+  fillCard,
+  openCheckout,
+  PRODUCT,
+  SUCCESS_CARD,
+  summary,
+} from './checkout-steps.ts';
 import { newAccount, register } from './shopper.ts';
-
-/** $24.99, one variant: under the free-shipping threshold, so shipping has a figure once the address is in. */
-const PRODUCT = { slug: 'essential-oil-collection', title: 'Essential Oil Collection (6 × 10 ml)' };
-const SUCCESS_CARD = '4242 4242 4242 4242';
-
-async function addToCart(page: Page) {
-  await page.goto(`/product/${PRODUCT.slug}`);
-  await page.getByRole('button', { name: 'Add to Cart' }).click();
-  await expect(page.getByRole('button', { name: 'Added to Cart' })).toBeVisible();
-}
-
-const checkoutButton = (page: Page) => page.getByRole('button', { name: 'Checkout', exact: true });
-
-/** Opens the checkout modal from the cart page. */
-async function openCheckout(page: Page): Promise<Locator> {
-  await checkoutButton(page).click();
-  const dialog = page.getByRole('dialog', { name: 'Checkout' });
-  await expect(dialog).toBeVisible();
-  return dialog;
-}
-
-/** A figure of the price breakdown, by its label. */
-const summary = (dialog: Locator, label: string) =>
-  dialog
-    .getByTestId('price-breakdown')
-    .locator('div')
-    .filter({ has: dialog.page().getByText(label, { exact: true }) });
-
-async function fillAddress(dialog: Locator, name = 'Ada Calm') {
-  const shipping = dialog.getByRole('group', { name: 'Shipping address' });
-  await shipping.getByLabel('Full name').fill(name);
-  await shipping.getByLabel('Street address').fill('1 Quiet Lane');
-  await shipping.getByLabel('City').fill('Portland');
-  await shipping.getByLabel('State', { exact: true }).fill('OR');
-  await shipping.getByLabel('ZIP code').fill('97201');
-}
-
-async function fillCard(dialog: Locator, number = SUCCESS_CARD) {
-  await dialog.getByLabel('Card number').fill(number);
-  await dialog.getByLabel('Expiry (MM / YY)').fill('1234');
-  await dialog.getByLabel('CVC').fill('123');
-  await dialog.getByLabel('Name on card').fill('Ada Calm');
-}
 
 test('a signed-in shopper pays with the test card and finds the order in the Order History', async ({ page }) => {
   const account = await register(page);

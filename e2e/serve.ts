@@ -18,6 +18,8 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'stillwater-e2e-'));
 const env = throwawayShopEnv(dataDir, { password: 'e2e-owner-password' });
 // Every browser test signs in from this one address: the per-client limits are the API tests' concern.
 env.RATE_LIMIT_ALLOW_LIST = '127.0.0.1,::1,::ffff:127.0.0.1';
+// A pixel, so that its consent-gated loading is tested; the tests serve a fake of its script.
+env.TIKTOK_PIXEL_ID = 'C0E2ETESTPIXEL00';
 
 // The shop's mail goes through a local SMTP server that files each message in the mailbox
 // folder the tests read (E2E_MAILBOX), as a person would read their inbox.

@@ -204,6 +204,8 @@ export async function buildApp(deps: AppDeps) {
     https: secureCookies,
     // The CSP admits Stripe's hosts only when the shop pays with Stripe.
     stripe: checkout.browserConfig.provider === 'stripe',
+    // ... and the ad pixel's host only when the shop has a pixel.
+    adPixel: config.tracking.pixelId !== null,
   });
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   await app.register(fastifyRateLimit, {
@@ -267,6 +269,7 @@ export async function buildApp(deps: AppDeps) {
       mode: deps.web,
       publicUrl: config.publicUrl,
       payments: checkout.browserConfig,
+      adPixelId: config.tracking.pixelId,
       // GET /logout: the same as POST /api/auth/logout.
       async endSession(request, reply) {
         const token = request.cookies[SESSION_COOKIE];

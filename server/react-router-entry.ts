@@ -19,7 +19,7 @@ export type InternalFetch = (request: {
 
 export function createPageHandler(
   internalFetch: InternalFetch,
-  { mode, publicUrl, payments }: { mode: 'production' | 'development' } & ShopFacts,
+  { mode, publicUrl, payments, adPixelId }: { mode: 'production' | 'development' } & ShopFacts,
 ) {
   const handle = createRequestHandler(withPageErrors(build), mode);
   return (request: Request, { nonce }: { nonce: string | undefined }) => {
@@ -28,7 +28,7 @@ export function createPageHandler(
     const context = new RouterContextProvider();
     context.set(apiContext, api);
     context.set(nonceContext, nonce);
-    context.set(shopContext, { publicUrl, payments });
+    context.set(shopContext, { publicUrl, payments, adPixelId });
     return handle(request, context);
   };
 }

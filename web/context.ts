@@ -11,9 +11,14 @@ export const nonceContext = createContext<string | undefined>(undefined);
 export type PaymentConfig = { provider: 'local' } | { provider: 'stripe'; publishableKey: string };
 
 /**
- * Facts about the shop the pages need: its public address (for canonical URLs and sharing) and
- * the card processor of the checkout.
+ * Facts about the shop the pages need: its public address (for canonical URLs and sharing), the
+ * card processor of the checkout, and the TikTok pixel's code (null: no pixel), which the pages
+ * load only after the visitor accepts cookies.
  */
-export type ShopFacts = { publicUrl: string; payments: PaymentConfig };
+export type ShopFacts = { publicUrl: string; payments: PaymentConfig; adPixelId: string | null };
 
-export const shopContext = createContext<ShopFacts>({ publicUrl: '', payments: { provider: 'local' } });
+export const shopContext = createContext<ShopFacts>({
+  publicUrl: '',
+  payments: { provider: 'local' },
+  adPixelId: null,
+});

@@ -24,6 +24,8 @@ import { StarsSprite } from './storefront/catalog/stars.tsx';
 import { Banner } from './storefront/layout/banner.tsx';
 import { Footer } from './storefront/layout/footer.tsx';
 import { Header } from './storefront/layout/header.tsx';
+import { CookieBanner } from './storefront/tracking/cookie-banner.tsx';
+import { usePageTracking } from './storefront/tracking/page-tracking.ts';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: appCss },
@@ -44,6 +46,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     settings,
     origin: shop.publicUrl,
     payments: shop.payments,
+    adPixelId: shop.adPixelId,
   };
 }
 
@@ -85,7 +88,9 @@ const GUARDED = /^\/(?:(?:account|admin)(?:\/|$)|product\/[^/]+\/review\/new\/?$
 
 export default function App({ loaderData }: Route.ComponentProps) {
   useScrollToTopOnPathChange();
-  const { user, categories, settings } = loaderData;
+  const { user, categories, settings, adPixelId } = loaderData;
+  const trackingFacts = { userId: user?.id ?? null, adPixelId };
+  usePageTracking(trackingFacts);
   const navigation = useNavigation();
   const checking = navigation.state === 'loading' && GUARDED.test(navigation.location.pathname);
   // The browser's cached user follows the server's answer on every load.
@@ -98,6 +103,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       >
         Skip to content
       </a>
+      <CookieBanner facts={trackingFacts} />
       <Banner freeShippingThreshold={settings.freeShippingThreshold} />
       <Header user={user} categories={categories} />
       <main id="main" className="flex-1">

@@ -25,6 +25,10 @@ const apiEndpoints = [
   { name: 'GET /api/products/desktop-fountain', path: '/api/products/desktop-fountain' },
   { name: 'GET /api/products?page=1&limit=24', path: '/api/products?page=1&limit=24' },
 ];
+/** A page view as a browser sends it (analytics issue): a visitor's browser, not a bot, so it is recorded. */
+const pageViewEndpoint = 'POST /api/analytics/pageview';
+const browserUserAgent =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
 const sectionNames = ['js', 'lighthouse', 'api', 'checkout', 'reviews'] as const;
 type Section = (typeof sectionNames)[number];
 /** `npm run bench -- reviews` measures only the sections named; none named measures all. */
@@ -172,6 +176,21 @@ async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
       results.load.endpoints.push({ ...measured, ratioToBare: bare ? measured.requestsPerSecond / bare : null });
     }
   }
+  const pageViews = await stage(
+    `load: ${pageViewEndpoint}`,
+    errors,
+    onShop(shop, async () =>
+      measureLoad(pageViewEndpoint, new URL('/api/analytics/pageview', shop.url).href, settings.load, {
+        method: 'POST',
+        headers: { ...(await csrfHeaders(shop.url)), 'user-agent': browserUserAgent },
+        body: JSON.stringify({ page: '/products', cookiesAccepted: false, sessionId: 'bench-session-0001' }),
+      }),
+    ),
+  );
+  const bare = results.load.bare?.requestsPerSecond;
+  if (pageViews) {
+    results.load.endpoints.push({ ...pageViews, ratioToBare: bare ? pageViews.requestsPerSecond / bare : null });
+  }
 }
 
 /** The payment-intent call under load: each request prices the cart and creates a payment. */
@@ -289,6 +308,7 @@ async function main(): Promise<number> {
     results,
     productPage,
     apiEndpoints.map((endpoint) => endpoint.name),
+    pageViewEndpoint,
   );
   process.stdout.write(`\n${summary(results, targets)}\n`);
   await writeResults(results, targets);

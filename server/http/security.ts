@@ -27,23 +27,42 @@ export const stripeSources = {
 } as const;
 
 /**
+ * The host of the TikTok pixel: its script (analytics.tiktok.com/i18n/pixel/events.js, which
+ * loads its further scripts from the same host) and the events it reports there.
+ */
+export const adPixelSources = {
+  scriptSrc: ['https://analytics.tiktok.com'],
+  connectSrc: ['https://analytics.tiktok.com'],
+} as const;
+
+/** The outside services a shop's pages use, each admitted by the policy only when configured. */
+type PageServices = { stripe: boolean; adPixel: boolean };
+
+/**
  * Pages get a Content-Security-Policy that admits only our own scripts, plus React Router's
  * inline scripts through a per-request nonce; inline style attributes are allowed (React renders
  * them); images from any https host (marketplace images). Vite's development server needs inline
- * scripts and websockets. The payment provider is admitted only when the shop uses it (Stripe).
+ * scripts and websockets. The payment provider (Stripe) and the ad pixel are admitted only when
+ * the shop uses them.
  */
-function pageDirectives(development: boolean, stripe: boolean) {
+function pageDirectives(development: boolean, { stripe, adPixel }: PageServices) {
   const nonce = (request: IncomingMessage) => `'nonce-${(request as NonceRequest).cspNonce ?? ''}'`;
   const provider = (sources: readonly string[]) => (stripe ? sources : []);
+  const pixel = (sources: readonly string[]) => (adPixel ? sources : []);
   return {
     defaultSrc: ["'self'"],
     scriptSrc: [
       ...(development ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce]),
       ...provider(stripeSources.scriptSrc),
+      ...pixel(adPixelSources.scriptSrc),
     ],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-    connectSrc: [...(development ? ["'self'", 'ws:', 'wss:'] : ["'self'"]), ...provider(stripeSources.connectSrc)],
+    connectSrc: [
+      ...(development ? ["'self'", 'ws:', 'wss:'] : ["'self'"]),
+      ...provider(stripeSources.connectSrc),
+      ...pixel(adPixelSources.connectSrc),
+    ],
     // Without a provider, frames fall back to default-src ('self').
     ...(stripe ? { frameSrc: ["'self'", ...stripeSources.frameSrc] } : {}),
     fontSrc: ["'self'", 'data:'],
@@ -98,18 +117,27 @@ export function dataSecurityHeaders({ https }: { https: boolean }): Record<strin
 /**
  * Security headers (helmet) on every response. Pages get the nonce policy, computed per request;
  * API answers, media and assets get a fixed set computed once, as they are the hot path.
- * `stripe`: the shop takes cards with Stripe, so its pages admit Stripe.js (`stripeSources`).
+ * `stripe`: the shop takes cards with Stripe, so its pages admit Stripe.js (`stripeSources`);
+ * `adPixel`: the shop has a TikTok pixel, so its pages admit the pixel's host (`adPixelSources`).
  */
 export function addSecurityHeaders(
   app: FastifyInstance,
-  { development, https, stripe = false }: { development: boolean; https: boolean; stripe?: boolean },
+  {
+    development,
+    https,
+    stripe = false,
+    adPixel = false,
+  }: { development: boolean; https: boolean } & Partial<PageServices>,
 ) {
   const common: HelmetOptions = {
     crossOriginEmbedderPolicy: false,
     // HSTS only when the shop is served over https (helmet refuses a literal true).
     ...(https ? {} : { strictTransportSecurity: false }),
   };
-  const forPages = helmet({ ...common, contentSecurityPolicy: { directives: pageDirectives(development, stripe) } });
+  const forPages = helmet({
+    ...common,
+    contentSecurityPolicy: { directives: pageDirectives(development, { stripe, adPixel }) },
+  });
   const fixed = dataSecurityHeaders({ https });
   app.decorateRequest('cspNonce', undefined);
   app.addHook('onRequest', (request, reply, done) => {

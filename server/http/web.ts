@@ -22,6 +22,8 @@ export type MountWebOptions = {
   publicUrl: string;
   /** The checkout's card processor, as the browser needs it. */
   payments: PaymentConfig;
+  /** The TikTok pixel's code, loaded by the pages after the visitor accepts cookies; null: none. */
+  adPixelId: string | null;
   /** Ends the session of the request's session cookie and clears the cookie (GET /logout). */
   endSession: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 };
@@ -32,7 +34,7 @@ export type MountWebOptions = {
  */
 export async function mountWeb(
   app: FastifyInstance,
-  { mode, internalFetch, publicUrl, payments, endSession }: MountWebOptions,
+  { mode, internalFetch, publicUrl, payments, adPixelId, endSession }: MountWebOptions,
 ) {
   let getHandler: () => Promise<PageHandler>;
 
@@ -53,7 +55,7 @@ export async function mountWeb(
       },
     });
     const entry = (await import(serverBuildFile)) as typeof import('../react-router-entry.ts');
-    const handler = entry.createPageHandler(internalFetch, { mode, publicUrl, payments });
+    const handler = entry.createPageHandler(internalFetch, { mode, publicUrl, payments, adPixelId });
     getHandler = async () => handler;
   } else {
     const [{ createServer }, { default: middie }] = await Promise.all([import('vite'), import('@fastify/middie')]);
@@ -69,7 +71,7 @@ export async function mountWeb(
       const entry = (await ssr.runner.import(
         '/server/react-router-entry.ts',
       )) as typeof import('../react-router-entry.ts');
-      return entry.createPageHandler(internalFetch, { mode, publicUrl, payments });
+      return entry.createPageHandler(internalFetch, { mode, publicUrl, payments, adPixelId });
     };
   }
 

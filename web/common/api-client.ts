@@ -15,7 +15,10 @@ type Input<E extends Endpoint> = (E['params'] extends z.ZodMiniType
   ? { params: z.input<E['params']> }
   : { params?: never }) &
   (E['query'] extends z.ZodMiniType ? { query?: Partial<z.input<E['query']>> } : { query?: never }) &
-  (E['body'] extends z.ZodMiniType ? { body: z.input<E['body']> } : { body?: never });
+  (E['body'] extends z.ZodMiniType ? { body: z.input<E['body']> } : { body?: never }) & {
+    /** Extra request headers (a statement the endpoint reads, such as tracking consent). */
+    headers?: Record<string, string>;
+  };
 
 /**
  * Where to send a call: an endpoint of common/contracts, or, in browser code, only its method and
@@ -29,6 +32,7 @@ export type Transport = (request: {
   method: Endpoint['method'];
   url: string;
   body?: unknown;
+  headers?: Record<string, string>;
 }) => Promise<{ status: number; statusText: string; body: unknown }>;
 
 /** A failed API call; `message` is the server's error sentence when it gave one (spec section 8). */
@@ -102,7 +106,7 @@ export function createApiClient(transport: Transport) {
     ...[input]: Partial<Input<E>> extends Input<E> ? [Input<E>?] : [Input<E>]
   ): Promise<z.output<E['response']>> {
     const url = buildUrl(endpoint as Endpoint, (input ?? {}) as { params?: object; query?: object });
-    const response = await transport({ method: endpoint.method, url, body: input?.body });
+    const response = await transport({ method: endpoint.method, url, body: input?.body, headers: input?.headers });
     if (response.status < 200 || response.status >= 300) {
       const problem = readApiError(response.body);
       const path = url.split('?')[0];

@@ -15,8 +15,8 @@ async function fetchCsrfToken(): Promise<string | null> {
   }
 }
 
-const fetchTransport: Transport = async ({ method, url, body }) => {
-  const headers: Record<string, string> = { accept: 'application/json' };
+const fetchTransport: Transport = async ({ method, url, body, headers: extra }) => {
+  const headers: Record<string, string> = { ...extra, accept: 'application/json' };
   if (UNSAFE.has(method)) {
     const token = await fetchCsrfToken();
     if (token) headers['x-csrf-token'] = token;

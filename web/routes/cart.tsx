@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { centsToDollars } from '#common/money.ts';
 import { previewCart } from '#web/storefront/cart/cart-items.ts';
 import { CartLines } from '#web/storefront/cart/cart-lines.tsx';
 import { CartSummary, type SummaryFigures } from '#web/storefront/cart/cart-summary.tsx';
@@ -7,6 +8,7 @@ import { useCartSync } from '#web/storefront/cart/cart-sync.ts';
 import { DiscountCodeBox, DiscountRefusalPopup } from '#web/storefront/cart/discount-codes.tsx';
 import { CartSkeleton, EmptyCart } from '#web/storefront/cart/empty-cart.tsx';
 import { originOf, pageMeta } from '#web/storefront/seo/page-meta.ts';
+import { adCartProperties, sendAdEvent } from '#web/storefront/tracking/ad-tracker.ts';
 import type { Route } from './+types/cart.ts';
 
 // The checkout (card form included) loads when the cart has lines, not with the page.
@@ -76,6 +78,7 @@ export default function Cart() {
               onCheckout={() => {
                 setModalUsed(true);
                 setOpen(true);
+                sendAdEvent('InitiateCheckout', adCartProperties(items, centsToDollars(figures.total)));
               }}
             >
               <DiscountCodeBox codes={codes} />

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { data, isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { initialVariantIndex, stockStatus } from '#common/catalog-rules.ts';
 import {
@@ -24,6 +24,7 @@ import { ReviewCard } from '#web/storefront/product/review-card.tsx';
 import { ReviewOverview } from '#web/storefront/product/review-overview.tsx';
 import { VariantSelector } from '#web/storefront/product/variant-selector.tsx';
 import { originOf, pageMeta } from '#web/storefront/seo/page-meta.ts';
+import { adCartProperties, sendAdEvent } from '#web/storefront/tracking/ad-tracker.ts';
 import type { Route } from './+types/product.ts';
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -152,6 +153,16 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const images = useMemo(() => galleryImages(product, variant?.images ?? []), [product, variant]);
   const reviewsHref = `/product/${product.slug}/reviews`;
   const activeVariants = variants.filter((v) => v.isActive);
+
+  // Spec 7: the pixel's ViewContent, once per product shown (at the price first shown).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new product is what triggers it.
+  useEffect(() => {
+    const dollars = centsToDollars(paid);
+    sendAdEvent(
+      'ViewContent',
+      adCartProperties([{ id: product.id, title: product.title, price: dollars, quantity: 1 }], dollars),
+    );
+  }, [product.id]);
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:py-12">

@@ -2,6 +2,10 @@ import { useEffect } from 'react';
 import { Link, useRouteLoaderData, useSearchParams } from 'react-router';
 import { settingsDefaults } from '#common/settings-defaults.ts';
 import { clearCart } from '#web/storefront/cart/cart-storage.ts';
+import { sendAdEvent } from '#web/storefront/tracking/ad-tracker.ts';
+import { sendConversion } from '#web/storefront/tracking/analytics.ts';
+import { readConsentState } from '#web/storefront/tracking/consent.ts';
+import { takePaidOrder } from '#web/storefront/tracking/paid-order.ts';
 import type { loader as rootLoader } from '../root.tsx';
 import type { Route } from './+types/success.ts';
 
@@ -12,13 +16,16 @@ export const meta: Route.MetaFunction = () => [
 
 /** An order reference as the checkout passes it (the order's id); anything else is not shown. */
 const REFERENCE = /^[A-Za-z0-9_-]{1,100}$/;
+/** The shop's own order references (a paid order's, which the conversion reports). */
+const ORDER_REFERENCE = /^[0-9a-f]{16}$/;
 
 export default function Success() {
   const [params] = useSearchParams();
   const sessionId = params.get('session_id')?.trim() ?? '';
   const reference = REFERENCE.test(sessionId) ? sessionId : null;
-  const supportEmail =
-    useRouteLoaderData<typeof rootLoader>('root')?.settings.supportEmail ?? settingsDefaults.supportEmail;
+  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const supportEmail = root?.settings.supportEmail ?? settingsDefaults.supportEmail;
+  const userId = root?.user?.id ?? null;
 
   // A payment method that left the page comes back with Stripe's verdict: a failure keeps the cart.
   const failed = params.get('redirect_status') === 'failed';
@@ -27,6 +34,16 @@ export default function Success() {
   useEffect(() => {
     if (!failed) clearCart();
   }, [failed]);
+
+  // Spec 7: the conversion (the server counts a paid order once, at its own total) and, straight
+  // from the checkout only (not on a reload or a shared link), the pixel's CompletePayment.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per order shown; the user is read as it is then.
+  useEffect(() => {
+    if (failed || !reference || !ORDER_REFERENCE.test(reference)) return;
+    const paid = takePaidOrder(reference);
+    sendConversion({ reference, totalCents: paid?.totalCents ?? 0 }, { userId, accepted: readConsentState().accepted });
+    if (paid) sendAdEvent('CompletePayment', paid.properties);
+  }, [failed, reference]);
 
   if (failed) {
     return (

@@ -1,14 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { isbot } from 'isbot';
 import { recordConversion, recordPageView } from '#common/contracts/analytics.ts';
+import { isAutomated } from '#server/http/automated.ts';
 import type { AnalyticsService } from './analytics.service.ts';
-
-/** Crawlers and scripts are not visitors: a request without a user agent counts as one too. */
-export function isAutomated(request: FastifyRequest): boolean {
-  const userAgent = request.headers['user-agent'];
-  return !userAgent || isbot(userAgent);
-}
 
 /** First-party analytics (spec section 7), behind CSRF like every state-changing call. */
 export const analyticsRoutes: FastifyPluginAsyncZod<{ analytics: AnalyticsService }> = async (app, { analytics }) => {

@@ -10,6 +10,7 @@ type CartVariant = Pick<
 import { PLACEHOLDER_IMAGE } from '#common/images.ts';
 import { centsToDollars, effectivePrice } from '#common/money.ts';
 import { addToCart } from '#web/storefront/cart/cart-storage.ts';
+import { adCartProperties, sendAdEvent } from '#web/storefront/tracking/ad-tracker.ts';
 
 /** The variant bought without a choice: the first active in-stock one (or the single one). */
 export function defaultVariant<V extends CartVariant>(product: { skuVariants: V[] }): V | undefined {
@@ -25,10 +26,16 @@ export function addProductToCart(
   const price = variant
     ? effectivePrice(variant.price, variant.salePrice)
     : effectivePrice(product.price, product.salePrice);
+  const dollars = centsToDollars(price);
+  // Spec 7: skipped silently when no tracker is present (see sendAdEvent).
+  sendAdEvent(
+    'AddToCart',
+    adCartProperties([{ id: product.id, title: product.title, price: dollars, quantity }], dollars * quantity),
+  );
   addToCart({
     id: product.id,
     title: product.title,
-    price: centsToDollars(price),
+    price: dollars,
     quantity,
     image: variant?.image ?? product.images[0] ?? PLACEHOLDER_IMAGE,
     ...(variant

@@ -12,13 +12,15 @@ import {
 import { Link, useNavigate, useRouteLoaderData } from 'react-router';
 import { validateEmail } from '#common/account-rules.ts';
 import type { completeCheckout } from '#common/contracts/checkout.ts';
-import { formatCents } from '#common/money.ts';
+import { centsToDollars, formatCents } from '#common/money.ts';
 import { PAYMENT_FAILED_MESSAGE } from '#common/payment-errors.ts';
 import { ApiRequestError, errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import type { loader as rootLoader } from '#web/root.tsx';
 import { primaryButton, TextField } from '#web/storefront/account/form-fields.tsx';
 import { clearCart, useCartSync } from '#web/storefront/cart/cart-sync.ts';
+import { adCartProperties } from '#web/storefront/tracking/ad-tracker.ts';
+import { notePaidOrder } from '#web/storefront/tracking/paid-order.ts';
 import { AddressFields } from './address-fields.tsx';
 import { emptyAddress, payBlockers, shippingText } from './checkout-form.ts';
 import { type PaymentFormHandle, type PaymentFormState, paymentFormFor, usePaymentConfig } from './payment-form.ts';
@@ -195,7 +197,7 @@ function CheckoutForm({
         }
         authorised.current = paymentIntentId;
       }
-      let order: { reference: string };
+      let order: { reference: string; total: number };
       try {
         order = await api.call<typeof completeCheckout>(
           { method: 'POST', path: '/api/checkout/complete' },
@@ -212,6 +214,15 @@ function CheckoutForm({
         return;
       }
       onCompleted();
+      // For /success, which reports the paid order (the conversion and the pixel's CompletePayment).
+      notePaidOrder({
+        reference: order.reference,
+        totalCents: order.total,
+        properties: {
+          ...adCartProperties(synced.items, centsToDollars(order.total)),
+          order_id: order.reference,
+        },
+      });
       // Spec 4: the cart and the stored payment intent id go, and the shopper goes to /success
       // (which clears the cart again). Cleared after the navigation, so the empty cart never shows.
       await navigate(`/success?session_id=${encodeURIComponent(order.reference)}`);

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { COPYRIGHT_YEAR } from '#common/constants.ts';
 import type { Category } from '#common/contracts/catalog.ts';
 import type { PublicSettings } from '#common/contracts/settings.ts';
+import { CookieSettingsButton } from '#web/storefront/tracking/cookie-banner.tsx';
 import { LogoMark } from './logo.tsx';
 
 export function Footer({ categories, settings }: { categories: Category[]; settings: PublicSettings }) {
@@ -78,6 +79,9 @@ export function Footer({ categories, settings }: { categories: Category[]; setti
                 <Link to="/terms-and-conditions" className={link}>
                   Terms &amp; Conditions
                 </Link>
+              </li>
+              <li>
+                <CookieSettingsButton className={`${link} text-left`} />
               </li>
             </ul>
           </nav>

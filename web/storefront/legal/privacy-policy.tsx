@@ -1,3 +1,5 @@
+import { CookieSettingsButton } from '#web/storefront/tracking/cookie-banner.tsx';
+
 export function PrivacyPolicy() {
   return (
     <>
@@ -42,23 +44,36 @@ export function PrivacyPolicy() {
 
       <h3>Site statistics</h3>
       <p>
-        We record anonymous page views, such as which page was viewed and when, to see which parts of the shop are
-        useful. These records are not linked to your name, account or orders.
+        On every page you open we record which page it was (its path, without anything after a question mark), when, the
+        site you came from, and a random number for your browser tab that ends when the tab closes, so we can count
+        visits, how long they last and which pages are useful. We never store your IP address: to count distinct
+        visitors we keep a one-way fingerprint of it and your browser’s name, mixed with a random value that changes
+        every day and is then deleted, so the fingerprint cannot be traced back or linked across days. Search engines
+        and other robots are not counted. Only if you accept cookies do we also note your account on the pages you view
+        while signed in. When you place an order, we note that the visit led to it.
       </p>
 
-      <h3>Cookies and the consent banner</h3>
-      <p>
-        We use a small number of cookies and similar storage that the site needs to work, for example to keep you signed
-        in, remember your cart and remember your cookie choice. These are always on because the shop cannot work without
-        them.
-      </p>
-      <p>
-        When you first visit, a banner asks whether you accept advertising cookies. If you choose <strong>Deny</strong>,
-        only the essential cookies are used. If you choose <strong>Accept All</strong>, we also load the TikTok pixel,
-        which helps us measure whether our TikTok ads lead to visits and purchases. The pixel is never loaded before you
-        choose Accept All. You can change your mind at any time by clearing your cookies for this site, which will bring
-        the banner back.
-      </p>
+      <section id="cookies" aria-labelledby="cookies-heading">
+        <h3 id="cookies-heading">Cookies and the consent banner</h3>
+        <p>
+          We use a small number of cookies and similar storage that the site needs to work, for example to keep you
+          signed in, remember your cart and remember your cookie choice. These are always on because the shop cannot
+          work without them.
+        </p>
+        <p>
+          When you first visit, a banner asks whether you accept advertising cookies. If you choose{' '}
+          <strong>Deny</strong> or close the banner, only the essential cookies are used and nothing is sent to any
+          advertising service. If you choose <strong>Accept All</strong>, we also load the TikTok pixel, which helps us
+          measure whether our TikTok ads lead to visits and purchases, and we tell TikTok about the same visits from our
+          own server: the pages you view, the products you look at, when you start checkout and when you complete a
+          payment, with the amounts. The pixel is never loaded before you choose Accept All. If your browser sends the
+          Global Privacy Control signal, we treat it as Deny and do not ask.
+        </p>
+        <p>
+          You can change your choice at any time with <CookieSettingsButton /> (the same link is at the bottom of every
+          page).
+        </p>
+      </section>
 
       <h3>When you contact us</h3>
       <p>If you email us, we keep the messages so we can help you and keep a record of what was agreed.</p>

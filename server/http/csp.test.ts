@@ -21,9 +21,14 @@ function directives(policy: unknown): Record<string, string[]> {
 }
 
 /** A bare server with the security headers and one page. */
-async function server(options: { development?: boolean; stripe?: boolean }) {
+async function server(options: { development?: boolean; stripe?: boolean; adPixel?: boolean }) {
   const app = Fastify();
-  addSecurityHeaders(app, { development: options.development ?? false, https: false, stripe: options.stripe });
+  addSecurityHeaders(app, {
+    development: options.development ?? false,
+    https: false,
+    stripe: options.stripe,
+    adPixel: options.adPixel,
+  });
   app.get('/cart', (_request, reply) => reply.type('text/html').send('<!doctype html><title>cart</title>'));
   app.get('/api/cart', () => ({ items: [] }));
   await app.ready();
@@ -79,7 +84,56 @@ describe('the page policy admits Stripe.js only when the shop uses Stripe', () =
   });
 });
 
+describe('the page policy admits the ad pixel only when the shop has one', () => {
+  test('with a pixel: its script and its reports, next to our own nonce', async () => {
+    const app = await server({ adPixel: true });
+    const policy = directives((await app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(policy['script-src']).toEqual([
+      "'self'",
+      expect.stringMatching(/^'nonce-.+'$/),
+      'https://analytics.tiktok.com',
+    ]);
+    expect(policy['connect-src']).toEqual(["'self'", 'https://analytics.tiktok.com']);
+    expect(policy['frame-src']).toBeUndefined();
+    await app.close();
+  });
+
+  test('with Stripe and a pixel: both', async () => {
+    const app = await server({ stripe: true, adPixel: true });
+    const policy = directives((await app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(policy['script-src']).toEqual([
+      "'self'",
+      expect.stringMatching(/^'nonce-.+'$/),
+      'https://js.stripe.com',
+      'https://analytics.tiktok.com',
+    ]);
+    expect(policy['connect-src']).toEqual(["'self'", 'https://api.stripe.com', 'https://analytics.tiktok.com']);
+    await app.close();
+  });
+
+  test('without a pixel (the default): no tiktok host', async () => {
+    const app = await server({});
+    const header = String((await app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(header).not.toContain('tiktok');
+    await app.close();
+  });
+});
+
 describe('the shop', () => {
+  test('configured with a TikTok pixel, its pages admit the pixel and its API answers stay closed', async () => {
+    const { app } = await buildTestApp({ env: { TIKTOK_PIXEL_ID: 'C4PIXEL0TEST1234' } });
+    const page = await app.inject({ method: 'GET', url: '/' });
+    expect(directives(page.headers['content-security-policy'])['script-src']).toContain('https://analytics.tiktok.com');
+    const api = await app.inject({ method: 'GET', url: '/api/categories' });
+    expect(api.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+  });
+
+  test('without a pixel, its pages name no tiktok host', async () => {
+    const { app } = await buildTestApp();
+    const page = await app.inject({ method: 'GET', url: '/' });
+    expect(page.headers['content-security-policy']).not.toContain('tiktok');
+  });
+
   test('configured with Stripe, its pages admit Stripe.js', async () => {
     const { app } = await buildTestApp({
       env: { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' },
