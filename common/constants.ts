@@ -48,3 +48,15 @@ export const SEARCH_TERM_MAX = 100;
 export const MAX_PAGE_LIMIT = 100;
 /** The product shown at /product with no slug, and the store's first product. */
 export const DEFAULT_PRODUCT_SLUG = 'desktop-fountain';
+
+/** The longest page path a page view keeps (longer ones are refused, not cut: they are not our pages). */
+export const MAX_PAGE_LENGTH = 512;
+
+/**
+ * The header in which the browser states the visitor's consent to ad tracking (`granted`): the
+ * choice lives in the browser's storage. A browser sending Global Privacy Control is refused anyway.
+ */
+export const TRACKING_CONSENT_HEADER = 'x-tracking-consent';
+
+/** Spec section 9: the tracking test event code is fixed (the server drops it in production). */
+export const TRACKING_TEST_EVENT_CODE = 'TEST74302';

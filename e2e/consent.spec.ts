@@ -336,10 +336,9 @@ test('Cookie settings in the footer reopens the banner, takes the focus and give
   expect((await seen.pageViews()).at(-1)?.cookiesAccepted).toBe(false);
   expect(seen.adService().length).toBe(before);
 
-  // The privacy page's own button opens it too.
+  // The privacy page says where the choice is changed.
   await page.goto('/privacy');
-  await page.getByRole('main').getByRole('button', { name: 'Cookie settings' }).click();
-  await expect(banner(page)).toBeVisible();
+  await expect(page.locator('#cookies')).toContainText('Cookie settings link at the bottom of every page');
 });
 
 test('Global Privacy Control counts as Deny without asking', async ({ browser }) => {
@@ -437,4 +436,27 @@ test('paid after Deny: the conversion is counted and nothing reaches the ad serv
   expect(conversion?.body).not.toHaveProperty('userId');
   expect(seen.adService()).toEqual([]);
   expect(await page.evaluate(() => 'ttq' in window)).toBe(false);
+});
+
+test('the banner comes with the page: shown before the app starts on a first visit, never for a browser that answered', async ({
+  browser,
+}) => {
+  for (const [stored, shown] of [
+    [null, true],
+    ['{"accepted":false}', false],
+    ['{"accepted":true}', false],
+  ] as const) {
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    // The app's scripts never arrive: what shows is the server's HTML and the head's consent script.
+    await context.route('**/assets/*.js', (route) => route.abort());
+    const page = await context.newPage();
+    if (stored) {
+      await page.addInitScript((value) => localStorage.setItem('stillwater.cookieConsent', value), stored);
+    }
+    await page.goto('/products');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    if (shown) await expect(banner(page)).toBeVisible();
+    else await expect(banner(page)).toBeHidden();
+    await context.close();
+  }
 });

@@ -16,14 +16,16 @@ import { getPublicSettings } from '#common/contracts/settings.ts';
 import { settingsDefaults } from '#common/settings-defaults.ts';
 import type { Route } from './+types/root.ts';
 import appCss from './app.css?url';
+import { InlineScript } from './common/inline-script.tsx';
 import { useNonce } from './common/nonce.ts';
 import { apiContext, shopContext } from './context.ts';
 import { cacheUser } from './storefront/account/user-cache.ts';
-import { ImageFallbackScript } from './storefront/catalog/product-image.tsx';
+import { IMAGE_FALLBACK_SCRIPT } from './storefront/catalog/product-image.tsx';
 import { StarsSprite } from './storefront/catalog/stars.tsx';
 import { Banner } from './storefront/layout/banner.tsx';
 import { Footer } from './storefront/layout/footer.tsx';
 import { Header } from './storefront/layout/header.tsx';
+import { consentKnownScript } from './storefront/tracking/consent.ts';
 import { CookieBanner } from './storefront/tracking/cookie-banner.tsx';
 import { usePageTracking } from './storefront/tracking/page-tracking.ts';
 
@@ -53,14 +55,17 @@ export async function loader({ context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   return (
-    <html lang="en">
+    // The head's consent script marks <html> before hydration (data-consent-known).
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#3c5343" />
         <Meta />
         <Links />
-        <ImageFallbackScript nonce={nonce} />
+        {/* Run while the document is parsed: image fallbacks, and hiding the cookie banner when answered. */}
+        <InlineScript nonce={nonce} code={import.meta.env.SSR ? IMAGE_FALLBACK_SCRIPT : ''} />
+        <InlineScript nonce={nonce} code={import.meta.env.SSR ? consentKnownScript() : ''} />
       </head>
       <body className="flex min-h-screen flex-col font-sans antialiased">
         <StarsSprite />

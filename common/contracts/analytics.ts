@@ -1,7 +1,5 @@
 import * as z from 'zod/mini';
-
-/** The longest page path a page view keeps (longer ones are refused, not cut: they are not our pages). */
-export const MAX_PAGE_LENGTH = 512;
+import { MAX_PAGE_LENGTH } from '#common/constants.ts';
 
 /** The browser tab's analytics session: random, kept in session storage (web/storefront/tracking). */
 export const AnalyticsSessionId = z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8-64 letters or digits'));

@@ -3,12 +3,8 @@ import * as z from 'zod/mini';
 /**
  * The ad tracker's two calls (spec section 7: "the tracker's fetchClient and event paths"; the
  * prefix is the ad service's name). Events go to the server only with the visitor's consent,
- * which the browser states in this header; a browser sending Global Privacy Control is refused.
+ * stated in the TRACKING_CONSENT_HEADER (common/constants.ts).
  */
-export const TRACKING_CONSENT_HEADER = 'x-tracking-consent';
-
-/** Spec section 9: the tracking test event code is fixed (the server drops it in production). */
-export const TRACKING_TEST_EVENT_CODE = 'TEST74302';
 
 /** The pixel's standard events the shop sends (integrations 4.2). */
 export const adEventNames = [

@@ -68,12 +68,16 @@ export type PageLighthouse = {
 // Lighthouse sometimes loses a run (NO_NAVSTART and the like on a busy machine): that many are run again.
 const extraAttempts = 2;
 
-/** `checkServer` throws when the server is gone, so no run is spent on a dead server. */
+/**
+ * `checkServer` throws when the server is gone, so no run is spent on a dead server. A page that
+ * asks not to be indexed on purpose (`indexable: false`, the cart) skips the crawlability audit:
+ * its noindex is right, not an SEO fault.
+ */
 export async function measureLighthouse(
   baseUrl: string,
   path: string,
   runCount: number,
-  checkServer: () => void = () => {},
+  { checkServer = () => {}, indexable = true }: { checkServer?: () => void; indexable?: boolean } = {},
 ): Promise<PageLighthouse> {
   const url = new URL(path, baseUrl).href;
   const runs: LighthouseRun[] = [];
@@ -81,7 +85,7 @@ export async function measureLighthouse(
   while (runs.filter(isValid).length < runCount && runs.length < runCount + extraAttempts) {
     checkServer();
     process.stdout.write(`  lighthouse ${path}: run ${runs.length + 1} (${runCount} wanted)\n`);
-    const run = summarizeRun(await runLighthouse(url));
+    const run = summarizeRun(await runLighthouse(url, indexable ? [] : ['is-crawlable']));
     if (run.runtimeError) process.stdout.write(`    lost: ${run.runtimeError}\n`);
     runs.push(run);
   }
@@ -89,7 +93,7 @@ export async function measureLighthouse(
   return { path, runs, validRuns: valid.length, median: medianOfRuns(valid), failingAudits: mergeFailing(valid) };
 }
 
-async function runLighthouse(url: string): Promise<Result> {
+async function runLighthouse(url: string, skipAudits: string[]): Promise<Result> {
   const chrome = await launch({ chromePath, chromeFlags, logLevel: 'silent', handleSIGINT: false });
   try {
     const flags: Flags = {
@@ -97,6 +101,7 @@ async function runLighthouse(url: string): Promise<Result> {
       output: 'json',
       logLevel: 'error',
       onlyCategories: [...categories],
+      ...(skipAudits.length > 0 ? { skipAudits } : {}),
       // One simulated client per run keeps the shop's per-client rate limit out of the scores.
       extraHeaders: { 'x-forwarded-for': nextClientAddress() },
       disableFullPageScreenshot: true,

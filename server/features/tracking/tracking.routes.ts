@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { fetchTrackingClient, TRACKING_CONSENT_HEADER, trackAdEvent } from '#common/contracts/tracking.ts';
+import { TRACKING_CONSENT_HEADER } from '#common/constants.ts';
+import { fetchTrackingClient, trackAdEvent } from '#common/contracts/tracking.ts';
 import { isAutomated } from '#server/http/automated.ts';
 import { AppError } from '#server/http/errors.ts';
 import type { TrackingService } from './tracking.service.ts';

@@ -4,22 +4,15 @@ import { imageSrcSet, PLACEHOLDER_IMAGE, renditionUrl } from '#common/images.ts'
 /**
  * Spec: images that fail to load fall back to a placeholder. React's onError is attached only at
  * hydration, so an image of the server's HTML that fails earlier is swapped by this script, run
- * from the document's head before any image (see ImageFallbackScript): a capture listener on the
+ * from the document's head before any image (web/root.tsx): a capture listener on the
  * document (the error event does not bubble) gives every image marked with `data-fallback` the
  * URL it names and drops its srcset. It stays for the page's life, so it also swaps later
  * failures a moment before React's own handler agrees. Inline handler attributes (onerror="…")
  * are refused by the Content-Security-Policy; a script with the page's nonce is not.
  */
-const FALLBACK_SCRIPT =
+export const IMAGE_FALLBACK_SCRIPT =
   'document.addEventListener("error",function(e){var i=e.target,f=i.getAttribute&&i.getAttribute("data-fallback");' +
   'if(f&&i.getAttribute("src")!==f){i.removeAttribute("srcset");i.src=f}},true)';
-
-/** The image fallback script, for the document's head; `nonce` is the page's CSP nonce (undefined in the browser). */
-export function ImageFallbackScript({ nonce }: { nonce: string | undefined }) {
-  // The browser hides the nonce attribute once parsed, hence suppressHydrationWarning (as React Router's <Scripts>).
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of this module, no outside input.
-  return <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: FALLBACK_SCRIPT }} />;
-}
 
 /** A product image with its WebP renditions, fixed dimensions (no layout shift) and a placeholder on error. */
 export function ProductImage({

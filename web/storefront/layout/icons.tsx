@@ -52,3 +52,12 @@ export function CartIcon({ className = 'h-6 w-6' }: IconProps) {
     </svg>
   );
 }
+
+/** The × of a close button (the button carries the label). */
+export function CloseIcon({ className = 'h-6 w-6' }: IconProps) {
+  return (
+    <svg viewBox="0 0 24 24" className={className} aria-hidden="true" fill="none" stroke="currentColor">
+      <path strokeLinecap="round" strokeWidth="2" d="M6 6l12 12M18 6L6 18" />
+    </svg>
+  );
+}

@@ -1,5 +1,3 @@
-import { CookieSettingsButton } from '#web/storefront/tracking/cookie-banner.tsx';
-
 export function PrivacyPolicy() {
   return (
     <>
@@ -70,8 +68,8 @@ export function PrivacyPolicy() {
           Global Privacy Control signal, we treat it as Deny and do not ask.
         </p>
         <p>
-          You can change your choice at any time with <CookieSettingsButton /> (the same link is at the bottom of every
-          page).
+          You can change your choice at any time with the <strong>Cookie settings</strong> link at the bottom of every
+          page, this one included: it shows the banner again.
         </p>
       </section>
 

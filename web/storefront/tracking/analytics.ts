@@ -1,4 +1,5 @@
-import { MAX_PAGE_LENGTH, type recordConversion, type recordPageView } from '#common/contracts/analytics.ts';
+import { MAX_PAGE_LENGTH } from '#common/constants.ts';
+import type { recordConversion, recordPageView } from '#common/contracts/analytics.ts';
 import { api } from '#web/common/browser-api.ts';
 import { randomToken } from './random-token.ts';
 

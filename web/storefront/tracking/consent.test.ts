@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { consentFrom, parseConsent } from './consent.ts';
+import { BANNER_DELAYED_KEY, CONSENT_KEY, consentFrom, consentKnownScript, parseConsent } from './consent.ts';
 
 describe('the stored choice', () => {
   test('reads accepted true or false', () => {
@@ -19,6 +19,7 @@ describe('the consent and the banner', () => {
 
   test('a first-time visitor sees the banner and is not tracked until a choice', () => {
     expect(consentFrom(facts)).toEqual({
+      pending: false,
       choice: null,
       accepted: false,
       privacySignal: false,
@@ -53,6 +54,33 @@ describe('the consent and the banner', () => {
         bannerOpen: true,
         reopened: true,
       });
+    }
+  });
+});
+
+describe('the head script that hides the server-rendered banner', () => {
+  /** Runs the script against the given storage and signal; true when it marked the document. */
+  function marks(facts: { stored: string | null; delayed: boolean; privacySignal: boolean }): boolean {
+    const attributes = new Map<string, string>();
+    const storage = (values: Record<string, string | null>) => ({ getItem: (key: string) => values[key] ?? null });
+    new Function('localStorage', 'sessionStorage', 'navigator', 'document', consentKnownScript())(
+      storage({ [CONSENT_KEY]: facts.stored }),
+      storage({ [BANNER_DELAYED_KEY]: facts.delayed ? '1' : null }),
+      { globalPrivacyControl: facts.privacySignal },
+      { documentElement: { setAttribute: (name: string, value: string) => attributes.set(name, value) } },
+    );
+    return attributes.has('data-consent-known');
+  }
+
+  test('hides the banner exactly when the app would not show it', () => {
+    const stored = [null, '', '{"accepted":true}', '{"accepted":false}', '{"accepted":"yes"}', '[true]', 'null', '{x'];
+    for (const value of stored) {
+      for (const delayed of [false, true]) {
+        for (const privacySignal of [false, true]) {
+          const facts = { stored: value, delayed, privacySignal };
+          expect(marks(facts), JSON.stringify(facts)).toBe(!consentFrom({ ...facts, reopened: false }).bannerOpen);
+        }
+      }
     }
   });
 });

@@ -10,9 +10,12 @@ export const BANNER_DELAYED_KEY = 'stillwater.cookieBannerDelayed';
  * - `choice`: the stored answer, null when the visitor has not chosen;
  * - `accepted`: whether cookies and ad tracking are allowed (never under Global Privacy Control);
  * - `privacySignal`: the browser sends Global Privacy Control, which counts as Deny without asking;
- * - `bannerOpen`: the cookie banner is shown; `reopened`: because the visitor asked (Cookie settings).
+ * - `bannerOpen`: the cookie banner is shown; `reopened`: because the visitor asked (Cookie settings);
+ * - `pending`: not known yet (the server's render and hydration): the banner is rendered, and the
+ *   document's head script hides it at once when the browser has already answered.
  */
 export type ConsentState = {
+  pending: boolean;
   choice: boolean | null;
   accepted: boolean;
   privacySignal: boolean;
@@ -47,6 +50,7 @@ export function consentFrom(facts: {
 }): ConsentState {
   const choice = parseConsent(facts.stored);
   return {
+    pending: false,
     choice,
     accepted: choice === true && !facts.privacySignal,
     privacySignal: facts.privacySignal,
@@ -55,14 +59,32 @@ export function consentFrom(facts: {
   };
 }
 
-// Until the page has hydrated nothing is known: no banner (the server cannot know), no consent.
-const UNKNOWN: ConsentState = {
+// Until the page has hydrated nothing is known: no consent, and the banner in the server's HTML
+// (so that it paints with the page), hidden before the first paint by consentKnownScript when
+// the browser has answered already.
+const PENDING: ConsentState = {
+  pending: true,
   choice: null,
   accepted: false,
   privacySignal: false,
-  bannerOpen: false,
+  bannerOpen: true,
   reopened: false,
 };
+
+/**
+ * Run in the document's head, before the body is parsed: marks the document `data-consent-known`
+ * when the banner is not to be shown (a stored choice, put off this session, or Global Privacy
+ * Control), the same facts `consentFrom` reads; the stylesheet then hides the server's banner.
+ * A function, so that only the server's build (which renders it) carries the text.
+ */
+export function consentKnownScript(): string {
+  return (
+    `(function(){var k=false;try{var c=JSON.parse(localStorage.getItem(${JSON.stringify(CONSENT_KEY)}));` +
+    `k=!!c&&typeof c.accepted==="boolean"}catch(e){}` +
+    `try{k=k||sessionStorage.getItem(${JSON.stringify(BANNER_DELAYED_KEY)})==="1"}catch(e){}` +
+    `if(k||navigator.globalPrivacyControl===true)document.documentElement.setAttribute("data-consent-known","")})()`
+  );
+}
 
 let reopened = false;
 let current: ConsentState | null = null;
@@ -104,28 +126,21 @@ function changed() {
   for (const listener of listeners) listener();
 }
 
+// Another tab's choice applies on this tab's next page load (each event reads the storage anew then).
 function subscribe(listener: () => void) {
   listeners.add(listener);
-  // Another tab's choice applies here too.
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === CONSENT_KEY) changed();
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
-  };
+  return () => listeners.delete(listener);
 }
 
 /** The consent of this browser now (outside React: the trackers read it before each event). */
 export function readConsentState(): ConsentState {
-  if (typeof window === 'undefined') return UNKNOWN;
+  if (typeof window === 'undefined') return PENDING;
   current ??= read();
   return current;
 }
 
 export function useConsent(): ConsentState {
-  return useSyncExternalStore(subscribe, readConsentState, () => UNKNOWN);
+  return useSyncExternalStore(subscribe, readConsentState, () => PENDING);
 }
 
 /** Deny, Accept All, or the close button (Deny): stored, and the banner closes. */
