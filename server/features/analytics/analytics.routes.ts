@@ -6,10 +6,12 @@ import type { AnalyticsService } from './analytics.service.ts';
 /** First-party analytics (spec section 7), behind CSRF like every state-changing call. */
 export const analyticsRoutes: FastifyPluginAsyncZod<{ analytics: AnalyticsService }> = async (app, { analytics }) => {
   const tags = ['analytics'];
+  // Beacons: small JSON both ways, so compression's hooks would only cost time on the hot path.
+  const beacon = { compress: false, decompress: false } as const;
 
   app.post(
     recordPageView.path,
-    { schema: { tags, body: recordPageView.body, response: { 200: recordPageView.response } } },
+    { ...beacon, schema: { tags, body: recordPageView.body, response: { 200: recordPageView.response } } },
     async (request) => {
       if (isAutomated(request)) return { recorded: false };
       const { page, sessionId, referrer, cookiesAccepted } = request.body;
@@ -28,7 +30,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ analytics: AnalyticsServic
 
   app.post(
     recordConversion.path,
-    { schema: { tags, body: recordConversion.body, response: { 200: recordConversion.response } } },
+    { ...beacon, schema: { tags, body: recordConversion.body, response: { 200: recordConversion.response } } },
     async (request) => {
       if (isAutomated(request)) return { recorded: false };
       return { recorded: await analytics.recordConversion(request.body) };

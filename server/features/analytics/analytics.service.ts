@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { paidStatuses } from '#server/features/orders/order-status.ts';
 import { orders } from '#server/features/orders/orders.tables.ts';
@@ -26,8 +26,8 @@ export function createAnalyticsService({
   batch?: { maxRows?: number; intervalMs?: number };
 }) {
   const salts = createDailySalts(db);
-  const pageViewWriter = createBatchWriter<typeof pageViews.$inferInsert>({
-    write: (rows) => db.insert(pageViews).values(rows),
+  const pageViewWriter = createBatchWriter<PageViewRow>({
+    write: (rows) => insertPageViews(db, rows),
     onError: (error, dropped) => log(`${dropped} page views could not be written`, error),
     ...batch,
   });
@@ -43,12 +43,12 @@ export function createAnalyticsService({
   }) {
     pageViewWriter.add({
       path: view.page,
-      sessionId: view.sessionId,
+      session_id: view.sessionId,
       referrer: view.referrer,
-      cookiesAccepted: view.cookiesAccepted,
-      userId: view.cookiesAccepted ? view.userId : null,
-      visitorHash: await salts.hash(view.visitor),
-      createdAt: new Date(),
+      cookies_accepted: view.cookiesAccepted,
+      user_id: view.cookiesAccepted ? view.userId : null,
+      visitor_hash: await salts.hash(view.visitor),
+      created_at: new Date().toISOString(),
     });
   }
 
@@ -87,6 +87,32 @@ export function createAnalyticsService({
 
 export type AnalyticsService = ReturnType<typeof createAnalyticsService>;
 
+/** A page view as the batch insert takes it: the table's own column names. */
+type PageViewRow = {
+  path: string;
+  session_id: string;
+  referrer: string | null;
+  cookies_accepted: boolean;
+  user_id: string | null;
+  visitor_hash: string;
+  created_at: string;
+};
+
+/**
+ * One statement for a whole batch, its rows as one JSON parameter: building a statement of
+ * 8 parameters per row cost more than the database's own work (the benchmark's profile), and
+ * PostgreSQL reads the JSON in one pass.
+ */
+function insertPageViews(db: Db, rows: PageViewRow[]) {
+  return db.execute(sql`
+    INSERT INTO ${pageViews} (path, session_id, referrer, cookies_accepted, user_id, visitor_hash, created_at)
+    SELECT path, session_id, referrer, cookies_accepted, user_id, visitor_hash, created_at
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
+      path text, session_id text, referrer text, cookies_accepted boolean, user_id text, visitor_hash text,
+      created_at timestamptz
+    )`);
+}
+
 /**
  * Each UTC day's random salt, shared by every instance through the database and deleted once the
  * day is over: a visitor's hash counts them for a day and then cannot be traced to an address.
@@ -109,10 +135,19 @@ function createDailySalts(db: Db) {
     return row.salt;
   }
 
+  // The day's hashes of the visitors seen lately: most page views come from a visitor seen a
+  // moment before, and a lookup costs less than a hash (bounded, and emptied with the day).
+  const MAX_REMEMBERED = 10_000;
+  let remembered = new Map<string, string>();
+  let dayEndsAt = 0;
+
   return {
     async hash({ ip, userAgent }: Visitor): Promise<string> {
-      const day = new Date().toISOString().slice(0, 10);
-      if (current?.day !== day) {
+      const now = Date.now();
+      if (current === null || now >= dayEndsAt) {
+        const day = new Date(now).toISOString().slice(0, 10);
+        dayEndsAt = Date.parse(`${day}T00:00:00.000Z`) + 24 * 60 * 60 * 1000;
+        remembered = new Map();
         const salt = saltOf(day);
         current = { day, salt };
         // A failed read is tried again by the next request.
@@ -121,7 +156,14 @@ function createDailySalts(db: Db) {
         });
       }
       const salt = await current.salt;
-      return createHash('sha256').update(`${salt}\n${ip}\n${userAgent}`).digest('hex').slice(0, 32);
+      const key = `${ip}\n${userAgent}`;
+      let hash = remembered.get(key);
+      if (hash === undefined) {
+        hash = createHash('sha256').update(`${salt}\n${key}`).digest('hex').slice(0, 32);
+        if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+        remembered.set(key, hash);
+      }
+      return hash;
     },
   };
 }
