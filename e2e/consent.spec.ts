@@ -148,13 +148,14 @@ test('Accept All loads the pixel and sends a page view at once; events reach the
   await page.goto('/');
   await expect(banner(page)).toBeVisible();
   expect(seen.adService()).toEqual([]);
-  const viewsBefore = (await seen.pageViews()).length;
+  // The banner is in the HTML: the landing's own page view comes once the app has started.
+  await expect.poll(async () => (await seen.pageViews()).length).toBe(1);
 
   await banner(page).getByRole('button', { name: 'Accept All' }).click();
   await expect(banner(page)).toBeHidden();
   expect(JSON.parse((await storedConsent(page)) ?? 'null')).toEqual({ accepted: true });
   // Accept triggers a page view (spec 4), now with consent, and the pixel's page view.
-  await expect.poll(async () => (await seen.pageViews()).length).toBe(viewsBefore + 1);
+  await expect.poll(async () => (await seen.pageViews()).length).toBe(2);
   expect((await seen.pageViews()).at(-1)).toMatchObject({ page: '/', cookiesAccepted: true });
   await expect.poll(() => pixelCalls(page)).toContainEqual(['page']);
   expect(
@@ -307,12 +308,13 @@ test('Cookie settings in the footer reopens the banner, takes the focus and give
   const seen = await watch(context);
   await page.addInitScript((key) => {
     if (!sessionStorage.getItem('seeded')) {
-      localStorage.setItem(key, '{"accepted":true}');
+      localStorage.setItem(key, '{"accepted":false}');
       sessionStorage.setItem('seeded', '1');
     }
   }, CONSENT_KEY);
   await page.goto('/privacy');
   await expect(page.getByRole('heading', { name: 'Cookies and the consent banner' })).toBeVisible();
+  await expect(page.locator('#cookies')).toContainText('Cookie settings link at the bottom of every page');
   await expect(banner(page)).toBeHidden();
   const settings = page.getByRole('contentinfo').getByRole('button', { name: 'Cookie settings' });
   await settings.focus();
@@ -320,25 +322,29 @@ test('Cookie settings in the footer reopens the banner, takes the focus and give
   await expect(banner(page)).toBeVisible();
   await expect(banner(page)).toBeFocused();
   await expectAccessible(page);
+  // Keyboard only: past the policy link and Deny to Accept All.
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
-  await expect(banner(page).getByRole('button', { name: 'Deny' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(banner(page).getByRole('button', { name: 'Accept All' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(banner(page)).toBeHidden();
   await expect(settings).toBeFocused();
-  expect(JSON.parse((await storedConsent(page)) ?? 'null')).toEqual({ accepted: false });
+  expect(JSON.parse((await storedConsent(page)) ?? 'null')).toEqual({ accepted: true });
+  await expect.poll(() => pixelCalls(page)).toContainEqual(['page']);
 
-  // Denied now: the next pages send nothing to the ad service.
+  // Changing back to Deny reloads the page, so the pixel it had loaded is gone; nothing is sent after.
+  await settings.click();
+  await banner(page).getByRole('button', { name: 'Deny' }).click();
+  await expect(page).toHaveURL(/\/privacy$/);
+  await expect.poll(() => page.evaluate(() => 'ttq' in window)).toBe(false);
+  expect(JSON.parse((await storedConsent(page)) ?? 'null')).toEqual({ accepted: false });
   const before = seen.adService().length;
   await page.getByRole('navigation', { name: 'Quick links' }).getByRole('link', { name: 'All Products' }).click();
   await expect(page).toHaveURL(/\/products$/);
   await expect.poll(async () => (await seen.pageViews()).at(-1)?.page).toBe('/products');
   expect((await seen.pageViews()).at(-1)?.cookiesAccepted).toBe(false);
   expect(seen.adService().length).toBe(before);
-
-  // The privacy page says where the choice is changed.
-  await page.goto('/privacy');
-  await expect(page.locator('#cookies')).toContainText('Cookie settings link at the bottom of every page');
 });
 
 test('Global Privacy Control counts as Deny without asking', async ({ browser }) => {

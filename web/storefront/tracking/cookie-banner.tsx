@@ -33,7 +33,11 @@ export function CookieBanner({ facts }: { facts: TrackingFacts }) {
     returnFocusTo.current?.focus();
     returnFocusTo.current = null;
   };
-  const deny = closeWith(() => chooseConsent(false));
+  const deny = closeWith(() => {
+    chooseConsent(false);
+    // A pixel loaded earlier in this page would go on running: the page starts again without it.
+    if (window.ttq) window.location.reload();
+  });
   const accept = closeWith(() => acceptCookies(facts));
   const putOff = closeWith(delayConsentBanner);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
