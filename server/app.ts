@@ -54,6 +54,7 @@ import { createPublicCache } from '#server/http/public-cache.ts';
 import { addSecurityHeaders, dataSecurityHeaders } from '#server/http/security.ts';
 import { seoRoutes } from '#server/http/seo.routes.ts';
 import { resolveSessions } from '#server/http/session.ts';
+import { trustProxyFunction } from '#server/http/trust-proxy.ts';
 import { mountWeb, type WebMode } from '#server/http/web.ts';
 import type { Jobs } from '#server/jobs/job-queue.ts';
 
@@ -77,7 +78,7 @@ export type AppDeps = {
   jobs: Jobs;
   /** The ad service's Events API; by default as configured (TIKTOK_EVENTS_TOKEN), else events are only recorded. */
   adEventsApi?: AdEventsApi | null;
-  /** How page views are batched before they are written (by default every second or 200 rows). */
+  /** How page views are batched before they are written (by default every second or 500 rows). */
   analyticsBatch?: { maxRows?: number; intervalMs?: number };
   /** Where the log goes (standard output by default; tests capture it). */
   logStream?: { write(line: string): void };
@@ -116,11 +117,7 @@ export async function buildApp(deps: AppDeps) {
         request.url === '/readyz' ||
         request.url.startsWith(MEDIA_PREFIX),
     }),
-    // A hop count trusts that many proxies in front (proxy-addr's rule, written out for the types).
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
-        : config.trustProxy,
+    trustProxy: trustProxyFunction(config.trustProxy),
     bodyLimit: 1024 * 1024,
     requestTimeout: REQUEST_TIMEOUT_MS,
     connectionTimeout: CONNECTION_TIMEOUT_MS,
@@ -174,6 +171,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const analytics = createAnalyticsService({
     db,
+    pglite: database.pglite,
     log: (message, error) => app.log.error({ err: error }, message),
     ...(deps.analyticsBatch ? { batch: deps.analyticsBatch } : {}),
   });
@@ -216,9 +214,10 @@ export async function buildApp(deps: AppDeps) {
     nameSpace: 'sw-rate-',
     // The limit's headers go with the 429 only (Retry-After), not on every answer.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+    // Each read of request.ip resolves the address anew: only read when there is a list.
     allowList: (request) =>
       isInternal(request) ||
-      config.rateLimitAllowList.includes(request.ip) ||
+      (config.rateLimitAllowList.length > 0 && config.rateLimitAllowList.includes(request.ip)) ||
       request.url.startsWith('/assets/') ||
       request.url.startsWith(MEDIA_PREFIX) ||
       request.url === '/healthz' ||

@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify from 'fastify';
-import { expect, test } from 'vitest';
-import { createCsrfProtection } from './csrf.ts';
+import { expect, test, vi } from 'vitest';
+import { CSRF_TOKEN_TTL, createCsrfProtection } from './csrf.ts';
 
 async function appWithWebhook() {
   const app = Fastify();
@@ -34,4 +34,29 @@ test('a token signed with another key is refused', async () => {
     headers: { cookie: `sw_csrf=${cookie}`, 'x-csrf-token': issued.json().token },
   });
   expect(response.statusCode).toBe(403);
+});
+
+test('a token accepted once is accepted again until it expires, and only with its own cookie', async () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    const app = await appWithWebhook();
+    const issued = await app.inject({ method: 'GET', url: '/token' });
+    const secret = issued.cookies.find((c) => c.name === 'sw_csrf')?.value;
+    const write = (cookie: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/write',
+        headers: { cookie: `sw_csrf=${cookie}`, 'x-csrf-token': issued.json().token },
+      });
+    expect((await write(`${secret}`)).statusCode).toBe(200);
+    expect((await write(`${secret}`)).statusCode).toBe(200);
+    // The same token with another browser's secret: its signature does not match.
+    expect((await write('x'.repeat(43))).statusCode).toBe(403);
+    vi.setSystemTime(Date.now() + (CSRF_TOKEN_TTL + 1) * 1000);
+    const expired = await write(`${secret}`);
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json().error).toMatch(/^Invalid or expired CSRF token/);
+  } finally {
+    vi.useRealTimers();
+  }
 });

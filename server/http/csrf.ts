@@ -8,6 +8,8 @@ export const CSRF_COOKIE = 'sw_csrf';
 /** Seconds a token stays valid; the storefront fetches a fresh one before each write anyway. */
 export const CSRF_TOKEN_TTL = 2 * 60 * 60;
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Verified tokens remembered at most; past this the memory starts again. */
+const MAX_VERIFIED = 4096;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,6 +37,11 @@ export function createCsrfProtection({ signingKey, secureCookies }: { signingKey
     return { token: `${expires}.${sign(secret, expires)}`, expiresIn: CSRF_TOKEN_TTL };
   }
 
+  // Pairs of secret and token already verified: a browser sends the same token with each write
+  // until it expires, and remembering the pair costs less than its HMAC (bounded; a token's
+  // expiry is still checked on every request).
+  let verified = new Set<string>();
+
   function isValid(request: FastifyRequest): boolean {
     const header = request.headers[CSRF_HEADER];
     const secret = request.cookies[CSRF_COOKIE];
@@ -42,20 +49,28 @@ export function createCsrfProtection({ signingKey, secureCookies }: { signingKey
     const [expiresText, signature] = header.split('.');
     const expires = Number(expiresText);
     if (!signature || !Number.isInteger(expires) || expires < Date.now() / 1000) return false;
+    // A line break cannot occur in a header or cookie value, so no two pairs read alike.
+    const pair = `${secret}\n${header}`;
+    if (verified.has(pair)) return true;
     const expected = Buffer.from(sign(secret, expires));
     const given = Buffer.from(signature);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+    if (verified.size >= MAX_VERIFIED) verified = new Set();
+    verified.add(pair);
+    return true;
   }
 
   /** Adds the check to every state-changing request of the given scope. */
   function protect(app: FastifyInstance) {
-    app.addHook('onRequest', async (request, reply) => {
-      if (!UNSAFE_METHODS.has(request.method) || request.routeOptions.config.csrf === false) return;
-      if (isValid(request)) return;
+    // A callback hook, not an async one: it runs on every request and has nothing to wait for.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!UNSAFE_METHODS.has(request.method) || request.routeOptions.config.csrf === false || isValid(request)) {
+        return done();
+      }
       const message = request.headers[CSRF_HEADER]
         ? 'Invalid or expired CSRF token: fetch a new one from /api/auth/csrf-token'
         : 'Missing CSRF token: send the X-CSRF-Token header from /api/auth/csrf-token';
-      return sendError(reply, 403, { error: message, code: 'csrf_invalid' });
+      sendError(reply, 403, { error: message, code: 'csrf_invalid' });
     });
   }
 
