@@ -20,7 +20,12 @@ async function viewsOf(sessionId: string, expected: number) {
   await expect
     .poll(async () => (await db.select().from(pageViews).where(eq(pageViews.sessionId, sessionId))).length)
     .toBe(expected);
-  return db.select().from(pageViews).where(eq(pageViews.sessionId, sessionId)).orderBy(pageViews.id);
+  // Views of one millisecond tie on their time: these tests visit their pages in path order.
+  return db
+    .select()
+    .from(pageViews)
+    .where(eq(pageViews.sessionId, sessionId))
+    .orderBy(pageViews.createdAt, pageViews.path);
 }
 
 describe('POST /api/analytics/pageview', () => {

@@ -15,7 +15,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ analytics: AnalyticsServic
     async (request) => {
       if (isAutomated(request)) return { recorded: false };
       const { page, sessionId, referrer, cookiesAccepted } = request.body;
-      await analytics.recordPageView({
+      const waiting = analytics.recordPageView({
         page,
         sessionId,
         referrer: referrer ?? null,
@@ -24,6 +24,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ analytics: AnalyticsServic
         userId: request.user?.id ?? null,
         visitor: { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' },
       });
+      if (waiting) await waiting;
       return { recorded: true };
     },
   );
