@@ -3,18 +3,21 @@ import { invalid } from './errors.ts';
 
 // NUL is refused by PostgreSQL in text; U+FFFD is what invalid UTF-8 becomes when a request is
 // decoded, and a lone surrogate cannot be encoded at all. None belongs in honest input.
-const hasUnsafeCharacter = (text: string) => text.includes('\u0000') || text.includes('\uFFFD');
+const isUnsafe = (text: string) => text.includes('\u0000') || text.includes('\uFFFD') || !text.isWellFormed();
 const MAX_DEPTH = 20;
 
-/** The path of the first string in a value that holds an unsafe character ('' for the value itself), or null. */
-export function findUnsafeString(value: unknown, path = '', depth = 0): string | null {
-  if (typeof value === 'string') return hasUnsafeCharacter(value) || !value.isWellFormed() ? path : null;
+/**
+ * The path of the first string in a value that holds an unsafe character ('' for the value itself),
+ * or null. It runs on every request, so a path is only built for the string it finds.
+ */
+export function findUnsafeString(value: unknown, depth = 0): string | null {
+  if (typeof value === 'string') return isUnsafe(value) ? '' : null;
   if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const itemPath = path ? `${path}.${key}` : key;
-    if (findUnsafeString(key, itemPath, depth + 1) !== null) return itemPath;
-    const found = findUnsafeString(item, itemPath, depth + 1);
-    if (found !== null) return found;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (isUnsafe(key)) return key;
+    const found = findUnsafeString(record[key], depth + 1);
+    if (found !== null) return found ? `${key}.${found}` : key;
   }
   return null;
 }

@@ -11,9 +11,12 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ analytics: AnalyticsServic
 
   app.post(
     recordPageView.path,
-    { ...beacon, schema: { tags, body: recordPageView.body, response: { 200: recordPageView.response } } },
-    async (request) => {
-      if (isAutomated(request)) return { recorded: false };
+    {
+      ...beacon,
+      schema: { tags, body: recordPageView.body, response: { [recordPageView.status]: recordPageView.response } },
+    },
+    async (request, reply) => {
+      if (isAutomated(request)) return reply.code(recordPageView.status).send(null);
       const { page, sessionId, referrer, cookiesAccepted } = request.body;
       const waiting = analytics.recordPageView({
         page,
@@ -25,7 +28,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ analytics: AnalyticsServic
         visitor: { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' },
       });
       if (waiting) await waiting;
-      return { recorded: true };
+      return reply.code(recordPageView.status).send(null);
     },
   );
 
