@@ -37,10 +37,10 @@ export function createCsrfProtection({ signingKey, secureCookies }: { signingKey
     return { token: `${expires}.${sign(secret, expires)}`, expiresIn: CSRF_TOKEN_TTL };
   }
 
-  // Pairs of secret and token already verified: a browser sends the same token with each write
-  // until it expires, and remembering the pair costs less than its HMAC (bounded; a token's
-  // expiry is still checked on every request).
-  let verified = new Set<string>();
+  // Tokens already verified, each with the secret it was verified against: a browser sends the
+  // same token with each write until it expires, and a lookup costs less than the HMAC (bounded;
+  // a token's expiry is still checked on every request).
+  let verified = new Map<string, string>();
 
   function isValid(request: FastifyRequest): boolean {
     const header = request.headers[CSRF_HEADER];
@@ -49,14 +49,12 @@ export function createCsrfProtection({ signingKey, secureCookies }: { signingKey
     const [expiresText, signature] = header.split('.');
     const expires = Number(expiresText);
     if (!signature || !Number.isInteger(expires) || expires < Date.now() / 1000) return false;
-    // A line break cannot occur in a header or cookie value, so no two pairs read alike.
-    const pair = `${secret}\n${header}`;
-    if (verified.has(pair)) return true;
+    if (verified.get(header) === secret) return true;
     const expected = Buffer.from(sign(secret, expires));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
-    if (verified.size >= MAX_VERIFIED) verified = new Set();
-    verified.add(pair);
+    if (verified.size >= MAX_VERIFIED) verified = new Map();
+    verified.set(header, secret);
     return true;
   }
 

@@ -16,18 +16,20 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ analytics: AnalyticsServic
       schema: { tags, body: recordPageView.body, response: { [recordPageView.status]: recordPageView.response } },
     },
     async (request, reply) => {
-      if (isAutomated(request)) return reply.code(recordPageView.status).send(null);
-      const { page, sessionId, referrer, cookiesAccepted } = request.body;
-      const waiting = analytics.recordPageView({
-        page,
-        sessionId,
-        referrer: referrer ?? null,
-        cookiesAccepted,
-        // The signed-in user's own id: a browser cannot file its views under someone else.
-        userId: request.user?.id ?? null,
-        visitor: { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' },
-      });
-      if (waiting) await waiting;
+      if (!isAutomated(request)) {
+        const { page, sessionId, referrer, cookiesAccepted } = request.body;
+        const waiting = analytics.recordPageView({
+          page,
+          sessionId,
+          referrer: referrer ?? null,
+          cookiesAccepted,
+          // The signed-in user's own id: a browser cannot file its views under someone else.
+          userId: request.user?.id ?? null,
+          visitor: { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' },
+        });
+        // A promise only for the day's first views, while the day's salt is read.
+        if (waiting) await waiting;
+      }
       return reply.code(recordPageView.status).send(null);
     },
   );
