@@ -2,6 +2,8 @@
  * HTTP throughput and latency with autocannon, one target at a time (the machine has two cores:
  * the server in its child process on one, the load generator here on the other).
  */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Request, Result } from 'autocannon';
 import autocannon from 'autocannon';
@@ -26,6 +28,8 @@ export type LoadResult = {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
+  /** The server's CPU time per answered request, in µs; null when not measured. */
+  serverCpuMicrosPerRequest: number | null;
 };
 
 // Each simulated client sends this many requests, well under the shop's 100 a minute per client.
@@ -33,17 +37,51 @@ const requestsPerClient = 50;
 
 /**
  * Runs a short warm-up (so the JIT and caches are warm), then the measured run, each request
- * shaped by `request` (a signed-in shopper's cookie, a POST with its body).
+ * shaped by `request` (a signed-in shopper's cookie, a POST with its body). With the server's
+ * process id, also the server's CPU time per answered request.
  */
 export async function measureLoad(
   name: string,
   url: string,
   settings: LoadSettings,
   request: RequestShape = {},
+  serverPid?: number,
 ): Promise<LoadResult> {
   process.stdout.write(`  load ${name}: ${settings.warmupSeconds} s warm-up, ${settings.durationSeconds} s measured\n`);
   await fire(url, settings.warmupSeconds, settings.connections, request);
-  return toLoadResult(name, url, await fire(url, settings.durationSeconds, settings.connections, request));
+  const cpuBefore = cpuMicroseconds(serverPid);
+  const measured = await fire(url, settings.durationSeconds, settings.connections, request);
+  const cpuAfter = cpuMicroseconds(serverPid);
+  const answered = measured.requests.sent - measured.errors - measured.timeouts;
+  const cpuPerRequest =
+    cpuBefore === null || cpuAfter === null || answered <= 0 ? null : (cpuAfter - cpuBefore) / answered;
+  return { ...toLoadResult(name, url, measured), serverCpuMicrosPerRequest: cpuPerRequest };
+}
+
+/**
+ * A process's CPU time so far (user and system, every thread), in microseconds, from Linux's
+ * /proc; null elsewhere. Unlike requests a second, CPU per request hardly depends on how the
+ * scheduler shares the cores between the server and the load generator.
+ */
+function cpuMicroseconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / clockTicksPerSecond();
+  } catch {
+    return null;
+  }
+}
+
+let clockTicks: number | null = null;
+function clockTicksPerSecond(): number {
+  if (clockTicks === null) {
+    const answer = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout);
+    clockTicks = Number.isFinite(answer) && answer > 0 ? answer : 100;
+  }
+  return clockTicks;
 }
 
 /** What each request sends besides its client address. */
@@ -84,15 +122,16 @@ function toLoadResult(name: string, url: string, result: Result): LoadResult {
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
+    serverCpuMicrosPerRequest: null,
   };
 }
 
-/** Runs `run` with the URL of the bare Fastify baseline, started in its own process and stopped after. */
-export async function withBareServer<T>(run: (url: string) => Promise<T>): Promise<T> {
+/** Runs `run` with the URL (and process id) of the bare Fastify baseline, started in its own process and stopped after. */
+export async function withBareServer<T>(run: (url: string, pid: number | undefined) => Promise<T>): Promise<T> {
   const child = startNodeScript('scripts/bench/bare-server.ts', { stdout: 'pipe' });
   try {
     const url = await readBareServerUrl(child.stdout);
-    return await run(url);
+    return await run(url, child.pid);
   } finally {
     await stopProcess(child);
   }

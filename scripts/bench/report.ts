@@ -352,7 +352,7 @@ function scriptsText(results: BenchResults): string {
     .join('\n');
 }
 
-const loadHeader = ['target', 'req/s (mean)', 'mean', 'p50', 'p99', 'max', 'failed'];
+const loadHeader = ['target', 'req/s (mean)', 'mean', 'p50', 'p99', 'max', 'failed', 'server CPU/req'];
 
 /** One load run as a table row: throughput, latencies and failures. */
 function loadRow(result: LoadResult): string[] {
@@ -365,6 +365,7 @@ function loadRow(result: LoadResult): string[] {
     latency(result.latencyP99Ms),
     latency(result.latencyMaxMs),
     `${result.non2xx + result.errors + result.timeouts} of ${result.requests}`,
+    result.serverCpuMicrosPerRequest === null ? '–' : `${result.serverCpuMicrosPerRequest.toFixed(1)} µs`,
   ];
 }
 

@@ -170,13 +170,15 @@ async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
   const { errors } = results;
   results.machine.loadAverageBeforeLoadTest = os.loadavg().map((value) => Number(value.toFixed(2)));
   results.load.bare = await stage('load: bare Fastify route', errors, () =>
-    withBareServer((url) => measureLoad('bare Fastify route', url, settings.load)),
+    withBareServer((url, pid) => measureLoad('bare Fastify route', url, settings.load, {}, pid)),
   );
   for (const endpoint of apiEndpoints) {
     const measured = await stage(
       `load: ${endpoint.name}`,
       errors,
-      onShop(shop, () => measureLoad(endpoint.name, new URL(endpoint.path, shop.url).href, settings.load)),
+      onShop(shop, () =>
+        measureLoad(endpoint.name, new URL(endpoint.path, shop.url).href, settings.load, {}, shop.process.pid),
+      ),
     );
     const bare = results.load.bare?.requestsPerSecond;
     if (measured) {
@@ -187,11 +189,17 @@ async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
     `load: ${pageViewEndpoint}`,
     errors,
     onShop(shop, async () =>
-      measureLoad(pageViewEndpoint, new URL('/api/analytics/pageview', shop.url).href, settings.load, {
-        method: 'POST',
-        headers: { ...(await csrfHeaders(shop.url)), 'user-agent': browserUserAgent },
-        body: JSON.stringify({ page: '/products', cookiesAccepted: false, sessionId: 'bench-session-0001' }),
-      }),
+      measureLoad(
+        pageViewEndpoint,
+        new URL('/api/analytics/pageview', shop.url).href,
+        settings.load,
+        {
+          method: 'POST',
+          headers: { ...(await csrfHeaders(shop.url)), 'user-agent': browserUserAgent },
+          body: JSON.stringify({ page: '/products', cookiesAccepted: false, sessionId: 'bench-session-0001' }),
+        },
+        shop.process.pid,
+      ),
     ),
   );
   const bare = results.load.bare?.requestsPerSecond;
@@ -217,6 +225,7 @@ async function measureCheckoutLoad(shop: Shop, results: BenchResults): Promise<v
         new URL('/api/create-or-update-payment-intent', shop.url).href,
         checkoutBench.load,
         request,
+        shop.process.pid,
       );
     }),
   );
@@ -254,7 +263,9 @@ async function measureReviews(dataDir: string, results: BenchResults): Promise<v
         const measured = await stage(
           `load: ${name}`,
           errors,
-          onShop(shop, () => measureLoad(name, new URL(endpoint.path, shop.url).href, load, { headers })),
+          onShop(shop, () =>
+            measureLoad(name, new URL(endpoint.path, shop.url).href, load, { headers }, shop.process.pid),
+          ),
         );
         if (measured) results.reviews.loads.push(measured);
       }
