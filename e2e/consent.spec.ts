@@ -108,6 +108,8 @@ test('a first visit shows the banner without moving the page; Deny is stored and
   await expect(banner(page)).toBeHidden();
   await page.getByRole('link', { name: PRODUCT.title }).first().click();
   await expect(page).toHaveURL(new RegExp(`/product/${PRODUCT.slug}$`));
+  // The address changes before the product page replaces the listing (and its Add to Cart buttons).
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(PRODUCT.title);
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   await expect(page.getByRole('button', { name: 'Added to Cart' })).toBeVisible();
   await page.goto('/cart');
