@@ -13,24 +13,22 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { CSRF_HEADER } from '#common/constants.ts';
+import { createAdapters } from '#server/adapters/adapters.ts';
 import type { AiProvider } from '#server/adapters/ai/ai-provider.ts';
-import { createAi } from '#server/adapters/ai/create-ai.ts';
-import { createMailer } from '#server/adapters/email/create-mailer.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
-import { createPaymentProcessor } from '#server/adapters/payments/create-payment-processor.ts';
 import type { PaymentProcessor } from '#server/adapters/payments/payment-processor.ts';
-import { createDiskObjectStorage, MEDIA_PREFIX } from '#server/adapters/storage/disk-object-storage.ts';
-import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
-import { type AdEventsApi, createTikTokEventsApi } from '#server/adapters/tracking/ad-events-api.ts';
+import { MEDIA_PREFIX, type ObjectStorage } from '#server/adapters/storage/object-storage.ts';
+import type { AdEventsApi } from '#server/adapters/tracking/ad-events-api.ts';
 import type { Config } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
 import { accountsRoutes } from '#server/features/accounts/accounts.routes.ts';
 import { createAccountsService } from '#server/features/accounts/accounts.service.ts';
-import { createSessionStore, SESSION_COOKIE } from '#server/features/accounts/sessions.ts';
+import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { analyticsRoutes } from '#server/features/analytics/analytics.routes.ts';
 import { createAnalyticsService } from '#server/features/analytics/analytics.service.ts';
 import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
+import { seoRoutes } from '#server/features/catalog/seo.routes.ts';
 import { checkoutRoutes, paymentWebhookRoutes } from '#server/features/checkout/checkout.routes.ts';
 import { createCheckoutService } from '#server/features/checkout/checkout.service.ts';
 import { createDomainEvents } from '#server/features/events/domain-events.ts';
@@ -52,8 +50,7 @@ import { logSerializers } from '#server/http/logging.ts';
 import { mediaRoutes } from '#server/http/media.routes.ts';
 import { createPublicCache } from '#server/http/public-cache.ts';
 import { addSecurityHeaders, dataSecurityHeaders } from '#server/http/security.ts';
-import { seoRoutes } from '#server/http/seo.routes.ts';
-import { resolveSessions } from '#server/http/session.ts';
+import { resolveSessions, SESSION_COOKIE } from '#server/http/session.ts';
 import { trustProxyFunction } from '#server/http/trust-proxy.ts';
 import { mountWeb, type WebMode } from '#server/http/web.ts';
 import type { Jobs } from '#server/jobs/job-queue.ts';
@@ -130,15 +127,23 @@ export async function buildApp(deps: AppDeps) {
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
 
-  const storage = deps.storage ?? createDiskObjectStorage(config.uploadsDir);
+  const { storage, mailer, ai, payments, adEventsApi } = createAdapters(
+    config,
+    {
+      db,
+      log: {
+        info: (message, error) => app.log.info({ err: error }, message),
+        warn: (message) => app.log.warn(message),
+      },
+    },
+    deps,
+  );
   const settings = createSettingsService({ db });
   await settings.load();
-  const mailer = deps.mailer ?? createMailer(config, { db, log: (line, error) => app.log.info({ err: error }, line) });
   const sessions = createSessionStore({ db });
   const accounts = createAccountsService({ db, mailer, settings, publicUrl: config.publicUrl, jobs: deps.jobs });
   const catalog = createCatalogService({ db });
   const events = createDomainEvents({ onError: (error) => app.log.error({ err: error }, 'event subscriber failed') });
-  const ai = deps.ai ?? createAi(config, { log: (line) => app.log.warn(line) });
   const marketing = createMarketingService({ db });
   const orders = createOrdersService({ db });
   const reviews = createReviewsService({
@@ -151,16 +156,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const checkout = createCheckoutService({
     db,
-    processor:
-      deps.payments ??
-      createPaymentProcessor(
-        { db },
-        {
-          stripeSecretKey: config.stripe?.secretKey,
-          stripePublishableKey: config.stripe?.publishableKey,
-          stripeWebhookSecret: config.stripe?.webhookSecret,
-        },
-      ),
+    processor: payments,
     settings,
     runningSales: createRunningSales({ db }),
     events,
@@ -175,15 +171,9 @@ export async function buildApp(deps: AppDeps) {
     log: (message, error) => app.log.error({ err: error }, message),
     ...(deps.analyticsBatch ? { batch: deps.analyticsBatch } : {}),
   });
-  const { pixelId, eventsToken } = config.tracking;
   const tracking = createTrackingService({
     db,
-    eventsApi:
-      deps.adEventsApi !== undefined
-        ? deps.adEventsApi
-        : pixelId && eventsToken
-          ? createTikTokEventsApi({ pixelId, accessToken: eventsToken })
-          : null,
+    eventsApi: adEventsApi,
     jobs: deps.jobs,
     forwardTestEventCode: !config.isProduction,
   });
@@ -248,7 +238,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (api) => {
     csrf.protect(api);
     refuseUnsafeStrings(api);
-    resolveSessions(api, sessions);
+    resolveSessions(api, (token) => sessions.findUser(token));
     await api.register(accountsRoutes, { csrf, accounts, sessions, settings, secureCookies });
     await api.register(settingsRoutes, { settings });
     await api.register(catalogRoutes, { catalog, cache });

@@ -4,7 +4,7 @@
  */
 import { count } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { createDiskObjectStorage } from './adapters/storage/disk-object-storage.ts';
+import { createStorage } from './adapters/adapters.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
@@ -31,7 +31,7 @@ async function main() {
 
   const database = await openDatabase(config.database);
   await migrateDatabase(database);
-  const storage = createDiskObjectStorage(config.uploadsDir);
+  const storage = createStorage(config);
   if (config.seedDemoData && (await isEmpty(database))) {
     process.stdout.write('Seeding the demo shop (first start: this takes a little while)…\n');
     const { seedDemoContent } = await import('./db/seed.ts');

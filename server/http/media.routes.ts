@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { MEDIA_PREFIX } from '#server/adapters/storage/disk-object-storage.ts';
-import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
+import { MEDIA_PREFIX, type ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import { sendError } from './errors.ts';
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;

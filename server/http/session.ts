@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { SessionUser } from '#common/contracts/accounts.ts';
-import { SESSION_COOKIE, type SessionStore } from '#server/features/accounts/sessions.ts';
 import { unauthorized } from './errors.ts';
 
 declare module 'fastify' {
@@ -10,14 +9,20 @@ declare module 'fastify' {
   }
 }
 
+/** The cookie that carries a signed-in browser's session token. */
+export const SESSION_COOKIE = 'sw_session';
+
+/** The signed-in user of a session token, or null (the accounts feature's session store answers it). */
+export type FindSessionUser = (token: string) => Promise<SessionUser | null>;
+
 /** Resolves the session cookie of every request in the scope into request.user. */
-export function resolveSessions(app: FastifyInstance, sessions: SessionStore) {
+export function resolveSessions(app: FastifyInstance, findUser: FindSessionUser) {
   app.decorateRequest('user', null);
   // A callback hook: a visitor without a session (most requests) goes on without a promise.
   app.addHook('preHandler', (request, _reply, done) => {
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return done();
-    sessions.findUser(token).then(
+    findUser(token).then(
       (user) => {
         request.user = user;
         done();

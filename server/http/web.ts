@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from '#server/features/accounts/sessions.ts';
 import type { PaymentConfig } from '#web/context.ts';
 import type { InternalFetch, PageHandler } from '../react-router-entry.ts';
 import { sendError } from './errors.ts';
+import { SESSION_COOKIE } from './session.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const clientBuildDir = `${root}build/client`;

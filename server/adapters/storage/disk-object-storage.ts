@@ -1,9 +1,8 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assertSafeKey, type ObjectStorage } from './object-storage.ts';
+import { assertSafeKey, MEDIA_PREFIX, type ObjectStorage } from './object-storage.ts';
 
 /** The URL prefix under which the app serves the files of the disk store. */
-export const MEDIA_PREFIX = '/media/';
 
 const contentTypes: Record<string, string> = {
   '.webp': 'image/webp',

@@ -1,3 +1,6 @@
+/** Where the shop serves stored files from (`GET /media/<key>`), whichever storage keeps them. */
+export const MEDIA_PREFIX = '/media/';
+
 /** Where product images and other uploaded files are kept. */
 export interface ObjectStorage {
   readonly name: 'disk' | 's3';

@@ -15,9 +15,9 @@ import {
 } from '#common/contracts/accounts.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
 import type { createCsrfProtection } from '#server/http/csrf.ts';
-import { requireUser } from '#server/http/session.ts';
+import { requireUser, SESSION_COOKIE } from '#server/http/session.ts';
 import { type AccountsService, RESET_REQUESTED } from './accounts.service.ts';
-import { SESSION_ABSOLUTE_MS, SESSION_COOKIE, type SessionStore } from './sessions.ts';
+import { SESSION_ABSOLUTE_MS, type SessionStore } from './sessions.ts';
 
 type Deps = {
   csrf: ReturnType<typeof createCsrfProtection>;

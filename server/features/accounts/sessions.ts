@@ -4,7 +4,6 @@ import type { SessionUser } from '#common/contracts/accounts.ts';
 import type { Db } from '#server/db/client.ts';
 import { sessions, users } from './accounts.tables.ts';
 
-export const SESSION_COOKIE = 'sw_session';
 /** A session ends after this long without use... */
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
 /** ...and after this long in any case. */

@@ -1,0 +1,63 @@
+import type { Config } from '#server/config.ts';
+import type { Db } from '#server/db/client.ts';
+import type { AiProvider } from './ai/ai-provider.ts';
+import { createAi } from './ai/create-ai.ts';
+import { createMailer } from './email/create-mailer.ts';
+import type { Mailer } from './email/mailer.ts';
+import { createPaymentProcessor } from './payments/create-payment-processor.ts';
+import type { PaymentProcessor } from './payments/payment-processor.ts';
+import { createDiskObjectStorage } from './storage/disk-object-storage.ts';
+import type { ObjectStorage } from './storage/object-storage.ts';
+import { type AdEventsApi, createTikTokEventsApi } from './tracking/ad-events-api.ts';
+
+/** The outside services the shop talks to, each through its port (README, "What runs locally"). */
+export type Adapters = {
+  storage: ObjectStorage;
+  mailer: Mailer;
+  ai: AiProvider;
+  payments: PaymentProcessor;
+  /** The ad service's Events API; null: consented events are only recorded. */
+  adEventsApi: AdEventsApi | null;
+};
+
+/** Where the adapters report what goes wrong outside (a mail not sent, a model not answering). */
+export type AdapterLog = { info(message: string, error?: unknown): void; warn(message: string): void };
+
+/** Uploaded and generated files: on disk in the uploads folder. */
+export function createStorage(config: Config): ObjectStorage {
+  return createDiskObjectStorage(config.uploadsDir);
+}
+
+/**
+ * The one place where the configuration picks each outside service's adapter: the real provider
+ * when it is configured, the embedded default otherwise. `given` replaces any of them (tests;
+ * main.ts's storage, which the seed uses before the app exists).
+ */
+export function createAdapters(
+  config: Config,
+  { db, log }: { db: Db; log: AdapterLog },
+  given: Partial<Adapters> = {},
+): Adapters {
+  const { pixelId, eventsToken } = config.tracking;
+  return {
+    storage: given.storage ?? createStorage(config),
+    mailer: given.mailer ?? createMailer(config, { db, log: (line, error) => log.info(line, error) }),
+    ai: given.ai ?? createAi(config, { log: (line) => log.warn(line) }),
+    payments:
+      given.payments ??
+      createPaymentProcessor(
+        { db },
+        {
+          stripeSecretKey: config.stripe?.secretKey,
+          stripePublishableKey: config.stripe?.publishableKey,
+          stripeWebhookSecret: config.stripe?.webhookSecret,
+        },
+      ),
+    adEventsApi:
+      given.adEventsApi !== undefined
+        ? given.adEventsApi
+        : pixelId && eventsToken
+          ? createTikTokEventsApi({ pixelId, accessToken: eventsToken })
+          : null,
+  };
+}
