@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { adminPermissionNames } from './contracts/accounts.ts';
-import { adminTabs, hasAccess, permissionLabels, RESERVED_PERMISSION, tabAccess, visibleTabs } from './permissions.ts';
+import {
+  adminTabs,
+  deniedMessages,
+  hasAccess,
+  permissionLabels,
+  RESERVED_PERMISSION,
+  tabAccess,
+  visibleTabs,
+} from './permissions.ts';
 
 const owner = { role: 'owner', isAdmin: true, adminPermissions: {} } as const;
 const admin = (permissions: Partial<Record<(typeof adminPermissionNames)[number], boolean>> = {}) =>
@@ -50,5 +58,11 @@ describe('the permission table (back-office spec 6)', () => {
       manageNewsletters: 'Manage Newsletters & Subscribers',
     });
     expect(adminPermissionNames).not.toContain(RESERVED_PERMISSION);
+  });
+
+  test('the denied sentences are the spec’s where it gives one', () => {
+    expect(deniedMessages.owner).toBe('Only the owner can access admin management features.');
+    expect(deniedMessages.uploadProducts).toBe("You don't have permission to manage products.");
+    expect(deniedMessages.downloadXlsx).toBe("You don't have permission to export data.");
   });
 });

@@ -45,6 +45,19 @@ export const permissionLabels: Record<AdminPermissionName, string> = {
   manageNewsletters: 'Manage Newsletters & Subscribers',
 };
 
+/**
+ * What a signed-in user without the access is told (spec 6 where it gives the sentence; the
+ * manageUsers and manageNewsletters sentences follow its pattern).
+ */
+export const deniedMessages: Record<AdminAccess, string> = {
+  admin: 'Admin access required',
+  owner: 'Only the owner can access admin management features.',
+  uploadProducts: "You don't have permission to manage products.",
+  downloadXlsx: "You don't have permission to export data.",
+  manageUsers: "You don't have permission to manage users.",
+  manageNewsletters: "You don't have permission to manage newsletters.",
+};
+
 /** Spec 6: a permission named owner is reserved for the owner role; it can never be granted. */
 export const RESERVED_PERMISSION = 'owner';
 

@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { type FastifyRequest, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -21,8 +21,10 @@ import { MEDIA_PREFIX, type ObjectStorage } from '#server/adapters/storage/objec
 import type { AdEventsApi } from '#server/adapters/tracking/ad-events-api.ts';
 import type { Config } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
+import { accountsAdminRoutes } from '#server/features/accounts/accounts.admin-routes.ts';
 import { accountsRoutes } from '#server/features/accounts/accounts.routes.ts';
 import { createAccountsService } from '#server/features/accounts/accounts.service.ts';
+import { createAdminUsersService } from '#server/features/accounts/admin-users.service.ts';
 import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { analyticsRoutes } from '#server/features/analytics/analytics.routes.ts';
 import { createAnalyticsService } from '#server/features/analytics/analytics.service.ts';
@@ -42,6 +44,7 @@ import { settingsRoutes } from '#server/features/settings/settings.routes.ts';
 import { createSettingsService } from '#server/features/settings/settings.service.ts';
 import { trackingRoutes } from '#server/features/tracking/tracking.routes.ts';
 import { createTrackingService } from '#server/features/tracking/tracking.service.ts';
+import { ADMIN_API_PREFIX, requireAdminAccess } from '#server/http/admin-access.ts';
 import { createCsrfProtection } from '#server/http/csrf.ts';
 import { clientErrorHandler, frameworkErrorHandler, handleError, sendError } from '#server/http/errors.ts';
 import { healthRoutes } from '#server/http/health.routes.ts';
@@ -186,6 +189,11 @@ export async function buildApp(deps: AppDeps) {
   events.subscribe(() => cache.invalidate());
   const csrf = createCsrfProtection({ signingKey: deps.signingKey, secureCookies });
 
+  // Clients no limit counts: the server's own render calls and the configured addresses (each read
+  // of request.ip resolves the address anew: only read when there is a list).
+  const isExempt = (request: FastifyRequest) =>
+    isInternal(request) || (config.rateLimitAllowList.length > 0 && config.rateLimitAllowList.includes(request.ip));
+
   await app.register(fastifyCookie);
   addSecurityHeaders(app, {
     development: deps.web === 'development',
@@ -204,10 +212,10 @@ export async function buildApp(deps: AppDeps) {
     nameSpace: 'sw-rate-',
     // The limit's headers go with the 429 only (Retry-After), not on every answer.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
-    // Each read of request.ip resolves the address anew: only read when there is a list.
+    // The admin API has its own limit (the admin scope below).
     allowList: (request) =>
-      isInternal(request) ||
-      (config.rateLimitAllowList.length > 0 && config.rateLimitAllowList.includes(request.ip)) ||
+      isExempt(request) ||
+      request.url.startsWith(ADMIN_API_PREFIX) ||
       request.url.startsWith('/assets/') ||
       request.url.startsWith(MEDIA_PREFIX) ||
       request.url === '/healthz' ||
@@ -248,6 +256,23 @@ export async function buildApp(deps: AppDeps) {
     await api.register(checkoutRoutes, { checkout });
     await api.register(analyticsRoutes, { analytics });
     await api.register(trackingRoutes, { tracking });
+    // The back office's API: admins only, each route by the permission table, under the admin limit.
+    await api.register(async (admin) => {
+      admin.addHook(
+        'onRequest',
+        admin.rateLimit({
+          max: () => settings.current()?.adminRateLimit ?? 50,
+          timeWindow: '1 minute',
+          keyGenerator: (request) => `admin:${request.ip}`,
+          allowList: isExempt,
+        }),
+      );
+      requireAdminAccess(admin);
+      await admin.register(accountsAdminRoutes, { adminUsers: createAdminUsersService({ db }) });
+      admin.all(`${ADMIN_API_PREFIX}*`, async (_request, reply) =>
+        sendError(reply, 404, { error: 'Not found', code: 'not_found' }),
+      );
+    });
     api.all('/api/*', async (_request, reply) => sendError(reply, 404, { error: 'Not found', code: 'not_found' }));
   });
 

@@ -1,0 +1,39 @@
+import * as z from 'zod/mini';
+import { AdminPermissions, UserRole } from '../accounts.ts';
+
+/** Back-office spec 9: admin lists load 10 rows a page. */
+export const ADMIN_PAGE_SIZE = 10;
+
+/** The users tab's sortable columns (spec 2: search, sort, order toggle). */
+export const adminUserSortFields = ['username', 'email', 'createdAt'] as const;
+
+/** page, limit, search and order of every admin list (spec 7). */
+export const AdminListQuery = z.object({
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 1),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), ADMIN_PAGE_SIZE),
+  search: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+  sortOrder: z._default(z.enum(['asc', 'desc']), 'desc'),
+});
+
+/** A user as the users tab lists them (spec 3, User). */
+export const AdminUser = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  role: UserRole,
+  isAdmin: z.boolean(),
+  adminPermissions: AdminPermissions,
+  createdAt: z.string(),
+  lastLoginAt: z.nullable(z.string()),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
+
+export const listAdminUsers = {
+  method: 'GET',
+  path: '/api/admin/users',
+  query: z.extend(AdminListQuery, { sortBy: z._default(z.enum(adminUserSortFields), 'createdAt') }),
+  response: z.object({
+    users: z.array(AdminUser),
+    pagination: z.object({ page: z.int(), pages: z.int(), total: z.int(), limit: z.int() }),
+  }),
+} as const;

@@ -1,0 +1,145 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, test } from 'vitest';
+import type { AdminPermissions } from '#common/contracts/accounts.ts';
+import { settings } from '#server/features/settings/settings.tables.ts';
+import { buildTestApp } from '#server/testing/test-app.ts';
+import { testClient } from '#server/testing/test-client.ts';
+import { createTestDatabase } from '#server/testing/test-database.ts';
+import { users } from './accounts.tables.ts';
+
+const { app, database } = await buildTestApp();
+const { db } = database;
+let counter = 0;
+const address = () => `10.70.${Math.floor(++counter / 200)}.${counter % 200}`;
+const unique = () => `${Date.now().toString(36)}${(++counter).toString(36)}`;
+
+/** A signed-in browser of a new account with the given role and permissions. */
+async function signedIn(
+  role: 'user' | 'admin' | 'owner' = 'user',
+  permissions: AdminPermissions = {},
+  name = unique(),
+) {
+  const browser = testClient(app, { remoteAddress: address() });
+  const account = { username: `calm_${name}`, email: `calm.${name}@example.com`, password: 'Quiet-Water-42' };
+  const response = await browser.post('/api/auth/register', account);
+  expect(response.statusCode).toBe(201);
+  const id = response.json().user.id as string;
+  await db.update(users).set({ role, adminPermissions: permissions }).where(eq(users.id, id));
+  return { browser, id, account };
+}
+
+describe('GET /api/admin/users', () => {
+  test('visitors get 401; users and admins without manageUsers get 403 with the sentence; manageUsers and the owner get the list', async () => {
+    const visitor = testClient(app, { remoteAddress: address() });
+    expect((await visitor.get('/api/admin/users')).statusCode).toBe(401);
+    const denied = "You don't have permission to manage users.";
+    for (const [role, permissions] of [
+      ['user', { manageUsers: true }],
+      ['admin', {}],
+      ['admin', { uploadProducts: true, downloadXlsx: true, manageNewsletters: true, manageUsers: false }],
+    ] as const) {
+      const { browser } = await signedIn(role, permissions);
+      const response = await browser.get('/api/admin/users');
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ error: denied, code: 'forbidden' });
+    }
+    for (const [role, permissions] of [
+      ['admin', { manageUsers: true }],
+      ['owner', {}],
+    ] as const) {
+      const { browser } = await signedIn(role, permissions);
+      expect((await browser.get('/api/admin/users')).statusCode).toBe(200);
+    }
+  });
+
+  test('a demoted admin loses the access at once, in the same session', async () => {
+    const { browser, id } = await signedIn('admin', { manageUsers: true });
+    expect((await browser.get('/api/admin/users')).statusCode).toBe(200);
+    await db.update(users).set({ adminPermissions: {} }).where(eq(users.id, id));
+    expect((await browser.get('/api/admin/users')).statusCode).toBe(403);
+    await db
+      .update(users)
+      .set({ role: 'user', adminPermissions: { manageUsers: true } })
+      .where(eq(users.id, id));
+    expect((await browser.get('/api/admin/users')).statusCode).toBe(403);
+  });
+
+  test('ten a page by default, newest first, with the pagination', async () => {
+    const { browser } = await signedIn('owner');
+    const response = await browser.get('/api/admin/users');
+    const body = response.json();
+    expect(body.users).toHaveLength(10);
+    const total = await db.$count(users);
+    expect(body.pagination).toEqual({ page: 1, pages: Math.ceil(total / 10), total, limit: 10 });
+    const times = body.users.map((user: { createdAt: string }) => user.createdAt);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(body.users[0]).not.toHaveProperty('passwordHash');
+  });
+
+  test('search finds a name or an email, ignoring case, with % and _ taken literally', async () => {
+    const tag = unique();
+    const { browser } = await signedIn('owner');
+    const { account } = await signedIn('user', {}, `Findme_${tag}`);
+    await signedIn('user', {}, `findmeX${tag}`);
+    const byName = (await browser.get(`/api/admin/users?search=FINDME_${tag}`)).json();
+    expect(byName.users.map((user: { email: string }) => user.email)).toEqual([account.email]);
+    const byEmail = (await browser.get(`/api/admin/users?search=${encodeURIComponent(account.email)}`)).json();
+    expect(byEmail.pagination.total).toBe(1);
+    expect((await browser.get('/api/admin/users?search=%25')).json().pagination.total).toBe(0);
+  });
+
+  test('sorts by username, email or creation time, either way; each page follows the last', async () => {
+    const { browser } = await signedIn('owner');
+    const names = async (query: string) =>
+      (await browser.get(`/api/admin/users?${query}`)).json().users.map((user: { username: string }) => user.username);
+    const ascending = await names('sortBy=username&sortOrder=asc&limit=100');
+    // By code point, case aside: the same on every database.
+    const byCodePoint = (a: string, b: string) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1);
+    expect(ascending).toEqual([...ascending].sort(byCodePoint));
+    const descending = await names('sortBy=username&sortOrder=desc&limit=100');
+    expect(descending).toEqual([...descending].sort(byCodePoint).reverse());
+    const oldest = (await browser.get('/api/admin/users?sortBy=createdAt&sortOrder=asc&limit=100')).json().users;
+    const times = oldest.map((user: { createdAt: string }) => user.createdAt);
+    expect(times).toEqual([...times].sort());
+    const first = await names('sortBy=email&sortOrder=asc&page=1&limit=3');
+    const second = await names('sortBy=email&sortOrder=asc&page=2&limit=3');
+    expect(await names('sortBy=email&sortOrder=asc&page=1&limit=6')).toEqual([...first, ...second]);
+  });
+
+  test.each([
+    ['page=0', 'page'],
+    ['page=abc', 'page'],
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['sortBy=passwordHash', 'sortBy'],
+    ['sortOrder=sideways', 'sortOrder'],
+    [`search=${'a'.repeat(101)}`, 'search'],
+    ['search=a%00b', 'search'],
+  ])('bad input (%s) is refused with 400 naming %s', async (query, field) => {
+    const { browser } = await signedIn('owner');
+    const response = await browser.get(`/api/admin/users?${query}`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'invalid_input', field });
+  });
+
+  test('an unknown admin path is 401 for visitors and 404 for admins', async () => {
+    expect((await testClient(app, { remoteAddress: address() }).get('/api/admin/nothing-here')).statusCode).toBe(401);
+    const { browser } = await signedIn('admin');
+    expect((await browser.get('/api/admin/nothing-here')).statusCode).toBe(404);
+  });
+});
+
+test('the admin API is counted by the admin limit, not the general one', async () => {
+  const limited = await createTestDatabase();
+  await limited.db.insert(settings).values([
+    { key: 'adminRateLimit', value: 3 },
+    { key: 'generalRateLimit', value: 1000 },
+  ]);
+  const { app: strict } = await buildTestApp({ database: limited });
+  const browser = testClient(strict, { remoteAddress: '10.71.0.1' });
+  const statuses = [];
+  for (let i = 0; i < 4; i++) statuses.push((await browser.get('/api/admin/users')).statusCode);
+  expect(statuses).toEqual([401, 401, 401, 429]);
+  // Other calls of the same client go on under the general limit.
+  expect((await browser.get('/api/categories')).statusCode).toBe(200);
+});

@@ -1,0 +1,68 @@
+import { and, asc, count, desc, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type * as z from 'zod/mini';
+import type { AdminUser, listAdminUsers } from '#common/contracts/admin/users.ts';
+import type { Db } from '#server/db/client.ts';
+import { users } from './accounts.tables.ts';
+
+type ListQuery = z.output<typeof listAdminUsers.query>;
+
+/** `text` matched literally inside a LIKE pattern (its % and _ are not wildcards). */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** The users tab of the back office (spec 2 and 7): every account, searched, sorted, a page at a time. */
+export function createAdminUsersService({ db }: { db: Db }) {
+  async function list({ page, limit, search, sortBy, sortOrder }: ListQuery) {
+    const where: SQL | undefined = search
+      ? or(ilike(users.username, containing(search)), ilike(users.email, containing(search)))
+      : undefined;
+    // Names sort whatever their case, by code point (the same order on every database, whatever
+    // its locale); ties keep one order (the id).
+    const column = {
+      username: sql`lower(${users.username}) COLLATE "C"`,
+      email: sql`lower(${users.email}) COLLATE "C"`,
+      createdAt: users.createdAt,
+    }[sortBy];
+    const direction = sortOrder === 'asc' ? asc : desc;
+    const [rows, [total]] = await Promise.all([
+      db
+        .select({
+          id: users.id,
+          username: users.username,
+          email: users.email,
+          role: users.role,
+          adminPermissions: users.adminPermissions,
+          createdAt: users.createdAt,
+          lastLoginAt: users.lastLoginAt,
+        })
+        .from(users)
+        .where(and(where))
+        .orderBy(direction(column), direction(users.id))
+        .limit(limit)
+        .offset((page - 1) * limit),
+      db.select({ value: count() }).from(users).where(and(where)),
+    ]);
+    const totalCount = total?.value ?? 0;
+    return {
+      users: rows.map(
+        (row): AdminUser => ({
+          id: row.id,
+          username: row.username,
+          email: row.email,
+          role: row.role,
+          isAdmin: row.role !== 'user',
+          // The owner has every permission by role; only an admin's own are stored and shown.
+          adminPermissions: row.role === 'admin' ? row.adminPermissions : {},
+          createdAt: row.createdAt.toISOString(),
+          lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
+        }),
+      ),
+      pagination: { page, pages: Math.max(1, Math.ceil(totalCount / limit)), total: totalCount, limit },
+    };
+  }
+
+  return { list };
+}
+
+export type AdminUsersService = ReturnType<typeof createAdminUsersService>;

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { type AdminAccess, deniedMessages, hasAccess } from '#common/permissions.ts';
+import { forbidden, unauthorized } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call an admin route (common/permissions.ts); any admin when not given. */
+    access?: AdminAccess;
+  }
+}
+
+/** Where every admin route lives; the general rate limit leaves it to the admin limit. */
+export const ADMIN_API_PREFIX = '/api/admin/';
+
+/**
+ * Guards every route of the scope by the permission table: a visitor gets 401, a signed-in user
+ * without the route's access 403 with the spec's sentence. It reads `request.user`, which the
+ * session hook resolves from the database on every request, so a demoted admin loses the access
+ * at once. Register it inside the scope that resolves sessions.
+ */
+export function requireAdminAccess(app: FastifyInstance) {
+  app.addHook('preHandler', (request, _reply, done) => {
+    const access = request.routeOptions.config.access ?? 'admin';
+    if (!request.user) return done(unauthorized());
+    if (!hasAccess(request.user, access)) return done(forbidden(deniedMessages[access]));
+    done();
+  });
+}
