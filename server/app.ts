@@ -24,6 +24,7 @@ import type { Database } from '#server/db/client.ts';
 import { accountsAdminRoutes } from '#server/features/accounts/accounts.admin-routes.ts';
 import { accountsRoutes } from '#server/features/accounts/accounts.routes.ts';
 import { createAccountsService } from '#server/features/accounts/accounts.service.ts';
+import { createAdminManagementService } from '#server/features/accounts/admin-management.service.ts';
 import { createAdminUsersService } from '#server/features/accounts/admin-users.service.ts';
 import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { analyticsRoutes } from '#server/features/analytics/analytics.routes.ts';
@@ -44,7 +45,7 @@ import { settingsRoutes } from '#server/features/settings/settings.routes.ts';
 import { createSettingsService } from '#server/features/settings/settings.service.ts';
 import { trackingRoutes } from '#server/features/tracking/tracking.routes.ts';
 import { createTrackingService } from '#server/features/tracking/tracking.service.ts';
-import { ADMIN_API_PREFIX, requireAdminAccess } from '#server/http/admin-access.ts';
+import { ADMIN_API_PREFIXES, requireAdminAccess } from '#server/http/admin-access.ts';
 import { createCsrfProtection } from '#server/http/csrf.ts';
 import { clientErrorHandler, frameworkErrorHandler, handleError, sendError } from '#server/http/errors.ts';
 import { healthRoutes } from '#server/http/health.routes.ts';
@@ -215,7 +216,7 @@ export async function buildApp(deps: AppDeps) {
     // The admin API has its own limit (the admin scope below).
     allowList: (request) =>
       isExempt(request) ||
-      request.url.startsWith(ADMIN_API_PREFIX) ||
+      ADMIN_API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) ||
       request.url.startsWith('/assets/') ||
       request.url.startsWith(MEDIA_PREFIX) ||
       request.url === '/healthz' ||
@@ -268,10 +269,15 @@ export async function buildApp(deps: AppDeps) {
         }),
       );
       requireAdminAccess(admin);
-      await admin.register(accountsAdminRoutes, { adminUsers: createAdminUsersService({ db }) });
-      admin.all(`${ADMIN_API_PREFIX}*`, async (_request, reply) =>
-        sendError(reply, 404, { error: 'Not found', code: 'not_found' }),
-      );
+      await admin.register(accountsAdminRoutes, {
+        adminUsers: createAdminUsersService({ db }),
+        adminManagement: createAdminManagementService({ db }),
+      });
+      for (const prefix of ADMIN_API_PREFIXES) {
+        admin.all(`${prefix}*`, async (_request, reply) =>
+          sendError(reply, 404, { error: 'Not found', code: 'not_found' }),
+        );
+      }
     });
     api.all('/api/*', async (_request, reply) => sendError(reply, 404, { error: 'Not found', code: 'not_found' }));
   });

@@ -9,8 +9,8 @@ declare module 'fastify' {
   }
 }
 
-/** Where every admin route lives; the general rate limit leaves it to the admin limit. */
-export const ADMIN_API_PREFIX = '/api/admin/';
+/** Where the admin routes live (spec 7: the lists and settings, and admin management); the general rate limit leaves them to the admin limit. */
+export const ADMIN_API_PREFIXES = ['/api/admin/', '/api/admin-setup/'] as const;
 
 /**
  * Guards every route of the scope by the permission table: a visitor gets 401, a signed-in user

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import type { AdminPermissions } from '#common/contracts/accounts.ts';
+import { auditLog } from '#server/features/audit/audit.tables.ts';
 import { settings } from '#server/features/settings/settings.tables.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
@@ -142,4 +143,113 @@ test('the admin API is counted by the admin limit, not the general one', async (
   expect(statuses).toEqual([401, 401, 401, 429]);
   // Other calls of the same client go on under the general limit.
   expect((await browser.get('/api/categories')).statusCode).toBe(200);
+});
+
+describe('admin management (owner only)', () => {
+  const routes = [
+    ['/api/admin-setup/create-admin', { permissions: { manageUsers: true } }],
+    ['/api/admin-setup/remove-admin', {}],
+    ['/api/admin-setup/update-permissions', { permissions: {} }],
+  ] as const;
+
+  test('visitors get 401; users and admins, even with every permission, get 403 with the owner sentence', async () => {
+    const { id: target } = await signedIn('user');
+    for (const [path, body] of routes) {
+      const visitor = testClient(app, { remoteAddress: address() });
+      expect((await visitor.post(path, { userId: target, ...body })).statusCode).toBe(401);
+      for (const [role, permissions] of [
+        ['user', {}],
+        ['admin', { uploadProducts: true, downloadXlsx: true, manageUsers: true, manageNewsletters: true }],
+      ] as const) {
+        const { browser } = await signedIn(role, permissions);
+        const response = await browser.post(path, { userId: target, ...body });
+        expect(response.statusCode).toBe(403);
+        expect(response.json().error).toBe('Only the owner can access admin management features.');
+      }
+    }
+    const [row] = await db.select().from(users).where(eq(users.id, target));
+    expect(row?.role).toBe('user');
+  });
+
+  test('the owner promotes, edits and removes an admin; each change is audited with before and after, and takes effect at once', async () => {
+    const { browser: owner, id: ownerId } = await signedIn('owner');
+    const { browser: member, id } = await signedIn('user');
+    expect((await member.get('/api/admin/users')).statusCode).toBe(403);
+
+    const promoted = await owner.post('/api/admin-setup/create-admin', {
+      userId: id,
+      permissions: { manageUsers: true },
+    });
+    expect(promoted.statusCode).toBe(200);
+    expect(promoted.json()).toMatchObject({
+      message: 'User promoted to admin successfully',
+      user: { id, role: 'admin', isAdmin: true, adminPermissions: { manageUsers: true } },
+    });
+    expect((await member.get('/api/admin/users')).statusCode).toBe(200);
+
+    const updated = await owner.post('/api/admin-setup/update-permissions', {
+      userId: id,
+      permissions: { manageUsers: false, downloadXlsx: true },
+    });
+    expect(updated.json()).toMatchObject({ message: 'Permissions updated successfully' });
+    expect((await member.get('/api/admin/users')).statusCode).toBe(403);
+
+    const removed = await owner.post('/api/admin-setup/remove-admin', { userId: id });
+    expect(removed.json()).toMatchObject({
+      message: 'Admin privileges removed successfully',
+      user: { role: 'user', isAdmin: false, adminPermissions: {} },
+    });
+
+    const audited = await db.select().from(auditLog).where(eq(auditLog.entityId, id)).orderBy(auditLog.id);
+    expect(audited.map((row) => [row.action, row.actorUserId, row.entityType])).toEqual([
+      ['user.promoted', ownerId, 'user'],
+      ['user.permissions_updated', ownerId, 'user'],
+      ['user.demoted', ownerId, 'user'],
+    ]);
+    expect(audited[0]?.details).toEqual({
+      before: { role: 'user', adminPermissions: {} },
+      after: { role: 'admin', adminPermissions: { manageUsers: true } },
+    });
+    expect(audited[0]?.ip).toMatch(/^10\.70\./);
+  });
+
+  test('the owner cannot be modified, owner is no grantable permission, and a plain user has no permissions to update', async () => {
+    const { browser: owner } = await signedIn('owner');
+    const { id: otherOwner } = await signedIn('owner');
+    for (const [path, body] of routes) {
+      const response = await owner.post(path, { userId: otherOwner, ...body });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ error: 'Cannot modify owner permissions', code: 'owner_protected' });
+    }
+    const { id } = await signedIn('user');
+    const reserved = await owner.post('/api/admin-setup/create-admin', { userId: id, permissions: { owner: true } });
+    expect(reserved.statusCode).toBe(400);
+    expect(reserved.json()).toMatchObject({ code: 'invalid_input', field: 'permissions' });
+    expect((await owner.post('/api/admin-setup/update-permissions', { userId: id, permissions: {} })).statusCode).toBe(
+      409,
+    );
+    const [row] = await db.select().from(users).where(eq(users.id, id));
+    expect(row?.role).toBe('user');
+    expect(await db.select().from(auditLog).where(eq(auditLog.entityId, id))).toEqual([]);
+  });
+
+  test.each([
+    [{}, 'userId'],
+    [{ userId: '' }, 'userId'],
+    [{ userId: 'x'.repeat(65) }, 'userId'],
+    [{ userId: 'someone', permissions: { manageUsers: 'yes' } }, 'permissions'],
+    [{ userId: 'someone', permissions: [] }, 'permissions'],
+  ])('bad input %j is refused with 400 naming %s', async (body, field) => {
+    const { browser: owner } = await signedIn('owner');
+    const response = await owner.post('/api/admin-setup/create-admin', body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'invalid_input', field: expect.stringContaining(field) });
+  });
+
+  test('an unknown user is 404 and changes nothing', async () => {
+    const { browser: owner } = await signedIn('owner');
+    const response = await owner.post('/api/admin-setup/remove-admin', { userId: 'no-such-user' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'User not found', code: 'not_found' });
+  });
 });

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createAdmin, removeAdmin, updateAdminPermissions } from '#common/contracts/admin/admin-setup.ts';
 import { listAdminUsers } from '#common/contracts/admin/users.ts';
+import type { AdminManagementService } from './admin-management.service.ts';
 import type { AdminUsersService } from './admin-users.service.ts';
 
 /** The accounts feature's admin routes (back office, users tab): inside the admin scope of app.ts. */
-export const accountsAdminRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersService }> = async (
-  app,
-  { adminUsers },
-) => {
+export const accountsAdminRoutes: FastifyPluginAsyncZod<{
+  adminUsers: AdminUsersService;
+  adminManagement: AdminManagementService;
+}> = async (app, { adminUsers, adminManagement }) => {
   const tags = ['admin'];
   app.get(
     listAdminUsers.path,
@@ -15,5 +17,30 @@ export const accountsAdminRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsers
       schema: { tags, querystring: listAdminUsers.query, response: { 200: listAdminUsers.response } },
     },
     async (request) => adminUsers.list(request.query),
+  );
+
+  // Admin management (spec 6): the owner's alone. The admin scope has checked the session.
+  const owner = { config: { access: 'owner' as const } };
+  const actor = (request: { user: { id: string } | null; ip: string }) => ({
+    userId: request.user?.id ?? '',
+    ip: request.ip,
+  });
+  app.post(
+    createAdmin.path,
+    { ...owner, schema: { tags, body: createAdmin.body, response: { 200: createAdmin.response } } },
+    async (request) => adminManagement.promote(actor(request), request.body.userId, request.body.permissions),
+  );
+  app.post(
+    removeAdmin.path,
+    { ...owner, schema: { tags, body: removeAdmin.body, response: { 200: removeAdmin.response } } },
+    async (request) => adminManagement.remove(actor(request), request.body.userId),
+  );
+  app.post(
+    updateAdminPermissions.path,
+    {
+      ...owner,
+      schema: { tags, body: updateAdminPermissions.body, response: { 200: updateAdminPermissions.response } },
+    },
+    async (request) => adminManagement.updatePermissions(actor(request), request.body.userId, request.body.permissions),
   );
 };

@@ -11,6 +11,37 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
+/** The columns a user is listed with. */
+export const adminUserColumns = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  role: users.role,
+  adminPermissions: users.adminPermissions,
+  createdAt: users.createdAt,
+  lastLoginAt: users.lastLoginAt,
+};
+
+type AdminUserRow = Pick<
+  typeof users.$inferSelect,
+  'id' | 'username' | 'email' | 'role' | 'adminPermissions' | 'createdAt' | 'lastLoginAt'
+>;
+
+/** A user as the back office shows them. */
+export function toAdminUser(row: AdminUserRow): AdminUser {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    role: row.role,
+    isAdmin: row.role !== 'user',
+    // The owner has every permission by role; only an admin's own are stored and shown.
+    adminPermissions: row.role === 'admin' ? row.adminPermissions : {},
+    createdAt: row.createdAt.toISOString(),
+    lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
+  };
+}
+
 /** The users tab of the back office (spec 2 and 7): every account, searched, sorted, a page at a time. */
 export function createAdminUsersService({ db }: { db: Db }) {
   async function list({ page, limit, search, sortBy, sortOrder }: ListQuery) {
@@ -27,15 +58,7 @@ export function createAdminUsersService({ db }: { db: Db }) {
     const direction = sortOrder === 'asc' ? asc : desc;
     const [rows, [total]] = await Promise.all([
       db
-        .select({
-          id: users.id,
-          username: users.username,
-          email: users.email,
-          role: users.role,
-          adminPermissions: users.adminPermissions,
-          createdAt: users.createdAt,
-          lastLoginAt: users.lastLoginAt,
-        })
+        .select(adminUserColumns)
         .from(users)
         .where(and(where))
         .orderBy(direction(column), direction(users.id))
@@ -45,19 +68,7 @@ export function createAdminUsersService({ db }: { db: Db }) {
     ]);
     const totalCount = total?.value ?? 0;
     return {
-      users: rows.map(
-        (row): AdminUser => ({
-          id: row.id,
-          username: row.username,
-          email: row.email,
-          role: row.role,
-          isAdmin: row.role !== 'user',
-          // The owner has every permission by role; only an admin's own are stored and shown.
-          adminPermissions: row.role === 'admin' ? row.adminPermissions : {},
-          createdAt: row.createdAt.toISOString(),
-          lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
-        }),
-      ),
+      users: rows.map(toAdminUser),
       pagination: { page, pages: Math.max(1, Math.ceil(totalCount / limit)), total: totalCount, limit },
     };
   }
