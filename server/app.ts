@@ -41,6 +41,7 @@ import { ordersRoutes } from '#server/features/orders/orders.routes.ts';
 import { createOrdersService } from '#server/features/orders/orders.service.ts';
 import { reviewsRoutes } from '#server/features/reviews/reviews.routes.ts';
 import { createReviewsService } from '#server/features/reviews/reviews.service.ts';
+import { settingsAdminRoutes } from '#server/features/settings/settings.admin-routes.ts';
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts';
 import { createSettingsService } from '#server/features/settings/settings.service.ts';
 import { trackingRoutes } from '#server/features/tracking/tracking.routes.ts';
@@ -273,6 +274,7 @@ export async function buildApp(deps: AppDeps) {
         adminUsers: createAdminUsersService({ db }),
         adminManagement: createAdminManagementService({ db }),
       });
+      await admin.register(settingsAdminRoutes, { settings });
       for (const prefix of ADMIN_API_PREFIXES) {
         admin.all(`${prefix}*`, async (_request, reply) =>
           sendError(reply, 404, { error: 'Not found', code: 'not_found' }),

@@ -1,38 +1,62 @@
 import * as z from 'zod/mini';
 import { settingsDefaults as d } from '../settings-defaults.ts';
 
-/** An integer setting within bounds; an out-of-range stored value falls back to the default. */
-const limit = (min: number, max: number, fallback: number) =>
-  z._default(z.catch(z.int().check(z.gte(min), z.lte(max)), fallback), fallback);
-
-const text = (max: number, fallback: string) =>
-  z._default(z.string().check(z.trim(), z.minLength(1), z.maxLength(max)), fallback);
+/** A trimmed, non-empty text of at most `max` characters. */
+const text = (max: number) => z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max));
+const between = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
 
 /**
- * System settings of the back office, with their defaults. Rate limits are per minute and per
- * client; out-of-range values fall back to the defaults (spec: back office section 5).
+ * Each setting's rule, written once: the back office's saves are checked against it (a bad value
+ * is refused, naming the field), and the stored settings are read through it with defaults.
  */
-export const SystemSettings = z.object({
-  siteName: text(100, d.siteName),
-  siteDescription: text(300, d.siteDescription),
-  contactEmail: z._default(z.email(), d.contactEmail),
-  supportEmail: z._default(z.email(), d.supportEmail),
-  socialUrl: z._default(z.url({ protocol: /^https$/ }), d.socialUrl),
-  maintenanceMode: z._default(z.boolean(), d.maintenanceMode),
-  allowRegistration: z._default(z.boolean(), d.allowRegistration),
-  requireEmailVerification: z._default(z.boolean(), d.requireEmailVerification),
-  maxOrdersPerUser: z._default(z.int().check(z.gte(1), z.lte(1000)), d.maxOrdersPerUser),
-  autoApproveReviews: z._default(z.boolean(), d.autoApproveReviews),
-  enableNewsletter: z._default(z.boolean(), d.enableNewsletter),
-  generalRateLimit: limit(1, 1000, d.generalRateLimit),
-  adminRateLimit: limit(1, 500, d.adminRateLimit),
-  strictRateLimit: limit(1, 100, d.strictRateLimit),
+const rules = {
+  siteName: text(100),
+  siteDescription: text(300),
+  contactEmail: z.email(),
+  supportEmail: z.email(),
+  socialUrl: z.url({ protocol: /^https$/ }),
+  maintenanceMode: z.boolean(),
+  allowRegistration: z.boolean(),
+  requireEmailVerification: z.boolean(),
+  maxOrdersPerUser: between(1, 1000),
+  autoApproveReviews: z.boolean(),
+  enableNewsletter: z.boolean(),
+  /** Requests per minute and client (spec 5: 1-1000, 1-500, 1-100). */
+  generalRateLimit: between(1, 1000),
+  adminRateLimit: between(1, 500),
+  strictRateLimit: between(1, 100),
   /** Flat US shipping rate and the subtotal from which shipping is free, integer cents. */
-  shippingRate: z._default(z.int().check(z.gte(0)), d.shippingRate),
-  freeShippingThreshold: z._default(z.int().check(z.gte(0)), d.freeShippingThreshold),
+  shippingRate: z.int().check(z.gte(0), z.lte(100_000)),
+  freeShippingThreshold: z.int().check(z.gte(0), z.lte(100_000_000)),
   /** Card processing fee passed to the shopper, in basis points of the total (0 = none). */
-  processingFeeBasisPoints: z._default(z.int().check(z.gte(0), z.lte(1000)), d.processingFeeBasisPoints),
+  processingFeeBasisPoints: between(0, 1000),
+};
+
+/** A stored rate limit out of its range falls back to the default (spec 5). */
+const limit = (rule: z.ZodMiniInt, fallback: number) => z._default(z.catch(rule, fallback), fallback);
+
+/** System settings of the back office, with their defaults (spec: back office sections 3 and 5). */
+export const SystemSettings = z.object({
+  siteName: z._default(rules.siteName, d.siteName),
+  siteDescription: z._default(rules.siteDescription, d.siteDescription),
+  contactEmail: z._default(rules.contactEmail, d.contactEmail),
+  supportEmail: z._default(rules.supportEmail, d.supportEmail),
+  socialUrl: z._default(rules.socialUrl, d.socialUrl),
+  maintenanceMode: z._default(rules.maintenanceMode, d.maintenanceMode),
+  allowRegistration: z._default(rules.allowRegistration, d.allowRegistration),
+  requireEmailVerification: z._default(rules.requireEmailVerification, d.requireEmailVerification),
+  maxOrdersPerUser: z._default(rules.maxOrdersPerUser, d.maxOrdersPerUser),
+  autoApproveReviews: z._default(rules.autoApproveReviews, d.autoApproveReviews),
+  enableNewsletter: z._default(rules.enableNewsletter, d.enableNewsletter),
+  generalRateLimit: limit(rules.generalRateLimit, d.generalRateLimit),
+  adminRateLimit: limit(rules.adminRateLimit, d.adminRateLimit),
+  strictRateLimit: limit(rules.strictRateLimit, d.strictRateLimit),
+  shippingRate: z._default(rules.shippingRate, d.shippingRate),
+  freeShippingThreshold: z._default(rules.freeShippingThreshold, d.freeShippingThreshold),
+  processingFeeBasisPoints: z._default(rules.processingFeeBasisPoints, d.processingFeeBasisPoints),
 });
+/** What the settings tab saves: any of the settings, each by its rule; an unknown field is refused. */
+export const SettingsChanges = z.partial(z.strictObject(rules));
 export type SystemSettings = z.infer<typeof SystemSettings>;
 
 export const defaultSettings: SystemSettings = SystemSettings.parse({});

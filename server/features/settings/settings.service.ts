@@ -1,5 +1,6 @@
 import { SystemSettings as SettingsSchema, type SystemSettings } from '#common/contracts/settings.ts';
 import type { Db } from '#server/db/client.ts';
+import { auditLog } from '#server/features/audit/audit.tables.ts';
 import { settings } from './settings.tables.ts';
 
 /**
@@ -31,12 +32,34 @@ export function createSettingsService({ db, maxAgeMs = 5000 }: { db: Db; maxAgeM
     return cached?.value ?? null;
   }
 
-  async function update(changes: Partial<SystemSettings>): Promise<SystemSettings> {
-    const next = SettingsSchema.parse({ ...(await get()), ...changes });
+  /**
+   * Saves the changed settings; with an actor (the back office), the audit record of what changed
+   * (before and after) is written in the same transaction.
+   */
+  async function update(
+    changes: Partial<SystemSettings>,
+    actor?: { userId: string; ip: string },
+  ): Promise<SystemSettings> {
+    const before = await load();
+    const next = SettingsSchema.parse({ ...before, ...changes });
+    const changed = (Object.keys(changes) as (keyof SystemSettings)[]).filter((key) => next[key] !== before[key]);
     await db.transaction(async (tx) => {
-      for (const key of Object.keys(changes) as (keyof SystemSettings)[]) {
+      for (const key of changed) {
         const value = next[key];
         await tx.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+      }
+      if (actor && changed.length > 0) {
+        await tx.insert(auditLog).values({
+          actorUserId: actor.userId,
+          action: 'settings.updated',
+          entityType: 'settings',
+          entityId: null,
+          details: {
+            before: Object.fromEntries(changed.map((key) => [key, before[key]])),
+            after: Object.fromEntries(changed.map((key) => [key, next[key]])),
+          },
+          ip: actor.ip,
+        });
       }
     });
     return load();
