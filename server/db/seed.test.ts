@@ -121,5 +121,6 @@ describe('migrations and demo seed on an empty database', () => {
       await a.close();
       await b.close();
     }
-  });
+    // Two whole seeds: about 20 s on a busy two-core machine.
+  }, 90_000);
 });
