@@ -29,6 +29,8 @@ import { createAdminUsersService } from '#server/features/accounts/admin-users.s
 import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { analyticsRoutes } from '#server/features/analytics/analytics.routes.ts';
 import { createAnalyticsService } from '#server/features/analytics/analytics.service.ts';
+import { auditAdminRoutes } from '#server/features/audit/audit.admin-routes.ts';
+import { createAuditService } from '#server/features/audit/audit.service.ts';
 import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
 import { seoRoutes } from '#server/features/catalog/seo.routes.ts';
@@ -275,6 +277,7 @@ export async function buildApp(deps: AppDeps) {
         adminManagement: createAdminManagementService({ db }),
       });
       await admin.register(settingsAdminRoutes, { settings });
+      await admin.register(auditAdminRoutes, { audit: createAuditService({ db }) });
       for (const prefix of ADMIN_API_PREFIXES) {
         admin.all(`${prefix}*`, async (_request, reply) =>
           sendError(reply, 404, { error: 'Not found', code: 'not_found' }),

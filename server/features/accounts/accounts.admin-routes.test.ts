@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
-import type { AdminPermissions } from '#common/contracts/accounts.ts';
+import type { AdminPermissions, UserRole } from '#common/contracts/accounts.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
 import { settings } from '#server/features/settings/settings.tables.ts';
+import { signedInAs } from '#server/testing/signed-in.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
@@ -14,20 +15,8 @@ let counter = 0;
 const address = () => `10.70.${Math.floor(++counter / 200)}.${counter % 200}`;
 const unique = () => `${Date.now().toString(36)}${(++counter).toString(36)}`;
 
-/** A signed-in browser of a new account with the given role and permissions. */
-async function signedIn(
-  role: 'user' | 'admin' | 'owner' = 'user',
-  permissions: AdminPermissions = {},
-  name = unique(),
-) {
-  const browser = testClient(app, { remoteAddress: address() });
-  const account = { username: `calm_${name}`, email: `calm.${name}@example.com`, password: 'Quiet-Water-42' };
-  const response = await browser.post('/api/auth/register', account);
-  expect(response.statusCode).toBe(201);
-  const id = response.json().user.id as string;
-  await db.update(users).set({ role, adminPermissions: permissions }).where(eq(users.id, id));
-  return { browser, id, account };
-}
+const signedIn = (role?: UserRole, permissions?: AdminPermissions, name?: string) =>
+  signedInAs(app, db, role, permissions, name);
 
 describe('GET /api/admin/users', () => {
   test('visitors get 401; users and admins without manageUsers get 403 with the sentence; manageUsers and the owner get the list', async () => {
@@ -210,7 +199,7 @@ describe('admin management (owner only)', () => {
       before: { role: 'user', adminPermissions: {} },
       after: { role: 'admin', adminPermissions: { manageUsers: true } },
     });
-    expect(audited[0]?.ip).toMatch(/^10\.70\./);
+    expect(audited[0]?.ip).toMatch(/^10\.73\./);
   });
 
   test('the owner cannot be modified, owner is no grantable permission, and a plain user has no permissions to update', async () => {

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
+import type { AdminPermissions, UserRole } from '#common/contracts/accounts.ts';
 import { defaultSettings } from '#common/contracts/settings.ts';
-import { users } from '#server/features/accounts/accounts.tables.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
+import { signedInAs } from '#server/testing/signed-in.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 
@@ -12,19 +13,7 @@ const { db } = database;
 let counter = 0;
 const address = () => `10.72.${Math.floor(++counter / 200)}.${counter % 200}`;
 
-async function signedIn(role: 'user' | 'admin' | 'owner', permissions = {}) {
-  const browser = testClient(app, { remoteAddress: address() });
-  const name = `${Date.now().toString(36)}${(++counter).toString(36)}`;
-  const response = await browser.post('/api/auth/register', {
-    username: `calm_${name}`,
-    email: `calm.${name}@example.com`,
-    password: 'Quiet-Water-42',
-  });
-  expect(response.statusCode).toBe(201);
-  const id = response.json().user.id as string;
-  await db.update(users).set({ role, adminPermissions: permissions }).where(eq(users.id, id));
-  return { browser, id };
-}
+const signedIn = (role: UserRole, permissions: AdminPermissions = {}) => signedInAs(app, db, role, permissions);
 
 describe('GET and POST /api/admin/settings', () => {
   test('the owner’s alone: 401 for visitors, 403 with the owner sentence for users and admins', async () => {
@@ -89,7 +78,7 @@ describe('GET and POST /api/admin/settings', () => {
         after: { siteName: 'Stillwater Calm', generalRateLimit: 1000, adminRateLimit: 500, allowRegistration: false },
       },
     });
-    expect(record?.ip).toMatch(/^10\.72\./);
+    expect(record?.ip).toMatch(/^10\.73\./);
 
     // Back to the defaults, for the tests after this one.
     const restored = await browser.post('/api/admin/settings', defaultSettings);
