@@ -42,10 +42,14 @@ export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
   const strict = { config: { rateLimit: false as const }, onRequest: strictLimit };
 
   /** A new session in a fresh cookie (a sign-in never reuses the session it came with). */
-  async function startSession(request: FastifyRequest, reply: FastifyReply, userId: string) {
+  async function startSession(request: FastifyRequest, reply: FastifyReply, user: { id: string; isAdmin: boolean }) {
     const previous = request.cookies[SESSION_COOKIE];
     if (previous) await sessions.remove(previous);
-    const token = await sessions.create(userId, { ip: request.ip, userAgent: request.headers['user-agent'] });
+    const token = await sessions.create(
+      user.id,
+      { ip: request.ip, userAgent: request.headers['user-agent'] },
+      { adminSignIn: user.isAdmin },
+    );
     reply.setCookie(SESSION_COOKIE, token, {
       path: '/',
       httpOnly: true,
@@ -77,7 +81,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
           verificationRequired,
         };
       }
-      await startSession(request, reply, user.id);
+      await startSession(request, reply, user);
       return { message: 'Registration successful', user, verificationRequired };
     },
   );
@@ -87,7 +91,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
     { ...strict, schema: { tags, body: login.body, response: { 200: login.response } } },
     async (request, reply) => {
       const user = await accounts.login(request.body, request.ip);
-      await startSession(request, reply, user.id);
+      await startSession(request, reply, user);
       return { message: 'Login successful', user };
     },
   );

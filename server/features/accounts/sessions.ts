@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt } from 'drizzle-orm';
 import type { SessionUser } from '#common/contracts/accounts.ts';
 import type { Db } from '#server/db/client.ts';
+import { auditLog } from '#server/features/audit/audit.tables.ts';
 import { sessions, users } from './accounts.tables.ts';
 
 /** A session ends after this long without use... */
@@ -30,15 +31,37 @@ export function toSessionUser(user: UserRow): SessionUser {
 
 /** Server-side sessions: a random 256-bit token in the cookie, its hash in the database. */
 export function createSessionStore({ db }: { db: Db }) {
-  /** Starts a session; returns the token for the cookie. */
-  async function create(userId: string, client: { ip?: string | undefined; userAgent?: string | undefined } = {}) {
+  /**
+   * Starts a session; returns the token for the cookie. An admin's sign-in is recorded in the
+   * audit log in the same transaction (issue 11: who, from where).
+   */
+  async function create(
+    userId: string,
+    client: { ip?: string | undefined; userAgent?: string | undefined } = {},
+    { adminSignIn = false }: { adminSignIn?: boolean } = {},
+  ) {
     const token = randomBytes(32).toString('base64url');
-    await db.insert(sessions).values({
+    const session = {
       idHash: hashToken(token),
       userId,
       ip: client.ip ?? null,
       userAgent: client.userAgent?.slice(0, 300) ?? null,
       expiresAt: new Date(Date.now() + SESSION_ABSOLUTE_MS),
+    };
+    if (!adminSignIn) {
+      await db.insert(sessions).values(session);
+      return token;
+    }
+    await db.transaction(async (tx) => {
+      await tx.insert(sessions).values(session);
+      await tx.insert(auditLog).values({
+        actorUserId: userId,
+        action: 'admin.signed_in',
+        entityType: 'user',
+        entityId: userId,
+        details: { userAgent: session.userAgent },
+        ip: session.ip,
+      });
     });
     return token;
   }

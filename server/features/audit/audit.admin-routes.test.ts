@@ -47,4 +47,25 @@ describe('GET /api/admin/audit-log', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'invalid_input' });
   });
+
+  test('an admin’s sign-in is recorded, a shopper’s is not', async () => {
+    const { browser: owner } = await signedInAs(app, db, 'owner');
+    const { account: adminAccount, id: adminId } = await signedInAs(app, db, 'admin');
+    const { account: shopperAccount, id: shopperId } = await signedInAs(app, db, 'user');
+    for (const account of [adminAccount, shopperAccount]) {
+      const signIn = await testClient(app, { remoteAddress: '10.74.0.9' }).post('/api/auth/login', {
+        email: account.email,
+        password: account.password,
+      });
+      expect(signIn.statusCode).toBe(200);
+    }
+    const { entries } = (await owner.get('/api/admin/audit-log?limit=100')).json();
+    const signIns = entries.filter((entry: { action: string }) => entry.action === 'admin.signed_in');
+    expect(signIns.map((entry: { entityId: string }) => entry.entityId)).toContain(adminId);
+    expect(signIns.map((entry: { entityId: string }) => entry.entityId)).not.toContain(shopperId);
+    expect(signIns.find((entry: { entityId: string }) => entry.entityId === adminId)).toMatchObject({
+      actor: { id: adminId, username: adminAccount.username },
+      ip: '10.74.0.9',
+    });
+  });
 });
