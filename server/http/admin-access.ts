@@ -19,7 +19,8 @@ export const ADMIN_API_PREFIXES = ['/api/admin/', '/api/admin-setup/'] as const;
  * at once. Register it inside the scope that resolves sessions.
  */
 export function requireAdminAccess(app: FastifyInstance) {
-  app.addHook('preHandler', (request, _reply, done) => {
+  // Before validation: a caller without the access learns nothing of a route's schema.
+  app.addHook('preValidation', (request, _reply, done) => {
     const access = request.routeOptions.config.access ?? 'admin';
     if (!request.user) return done(unauthorized());
     if (!hasAccess(request.user, access)) return done(forbidden(deniedMessages[access]));

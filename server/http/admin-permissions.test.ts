@@ -1,0 +1,74 @@
+import { describe, expect, test } from 'vitest';
+import type { AdminPermissions, UserRole } from '#common/contracts/accounts.ts';
+import { adminPermissionNames } from '#common/contracts/accounts.ts';
+import { type AdminAccess, deniedMessages, hasAccess } from '#common/permissions.ts';
+import { signedInAs } from '#server/testing/signed-in.ts';
+import { buildTestApp } from '#server/testing/test-app.ts';
+import { testClient } from '#server/testing/test-client.ts';
+
+/**
+ * The permission matrix (issue 11): every admin route, called by a visitor, a shopper, an admin
+ * with no permission, an admin with each single permission and the owner, answers exactly as the
+ * permission table says: 401, 403 with the table's sentence, or past the guard.
+ */
+const { app, database } = await buildTestApp();
+
+/** Every admin route and the access the table gives it; the first test checks the list is whole. */
+const adminRoutes: { method: 'GET' | 'POST'; url: string; access: AdminAccess }[] = [
+  { method: 'GET', url: '/api/admin/users', access: 'manageUsers' },
+  { method: 'GET', url: '/api/admin/settings', access: 'owner' },
+  { method: 'POST', url: '/api/admin/settings', access: 'owner' },
+  { method: 'GET', url: '/api/admin/audit-log', access: 'owner' },
+  { method: 'POST', url: '/api/admin-setup/create-admin', access: 'owner' },
+  { method: 'POST', url: '/api/admin-setup/remove-admin', access: 'owner' },
+  { method: 'POST', url: '/api/admin-setup/update-permissions', access: 'owner' },
+];
+
+const callers: { name: string; role: UserRole; permissions: AdminPermissions }[] = [
+  { name: 'a shopper', role: 'user', permissions: {} },
+  { name: 'an admin without permissions', role: 'admin', permissions: {} },
+  ...adminPermissionNames.map((permission) => ({
+    name: `an admin with ${permission}`,
+    role: 'admin' as const,
+    permissions: { [permission]: true },
+  })),
+  { name: 'the owner', role: 'owner', permissions: {} },
+];
+
+describe('the permission matrix', () => {
+  test('the list above holds every admin route the app serves', () => {
+    const served = app
+      .printRoutes({ commonPrefix: false })
+      .split('\n')
+      .flatMap((line) => {
+        const match = line.match(/(\/api\/admin[^\s]*) \(([^)]+)\)/);
+        if (!match?.[1] || !match[2] || match[1].endsWith('*')) return [];
+        const url = match[1];
+        return match[2]
+          .split(', ')
+          .filter((method) => method !== 'HEAD')
+          .map((method) => `${method} ${url}`);
+      });
+    expect(served.sort()).toEqual(adminRoutes.map(({ method, url }) => `${method} ${url}`).sort());
+  });
+
+  test.each(adminRoutes)('$method $url: visitors get 401', async ({ method, url }) => {
+    const visitor = testClient(app, { remoteAddress: '10.75.0.1' });
+    const response = method === 'GET' ? await visitor.get(url) : await visitor.post(url, {});
+    expect(response.statusCode).toBe(401);
+  });
+
+  test.each(callers)('$name gets past the guard exactly where the table lets them', async ({ role, permissions }) => {
+    const { browser } = await signedInAs(app, database.db, role, permissions);
+    for (const { method, url, access } of adminRoutes) {
+      const response = method === 'GET' ? await browser.get(url) : await browser.post(url, {});
+      if (hasAccess({ role, isAdmin: role !== 'user', adminPermissions: permissions }, access)) {
+        // Past the guard: the route's own answer (an empty body is refused by its schema).
+        expect([401, 403], `${method} ${url}`).not.toContain(response.statusCode);
+      } else {
+        expect(response.statusCode, `${method} ${url}`).toBe(403);
+        expect(response.json().error, `${method} ${url}`).toBe(deniedMessages[access]);
+      }
+    }
+  });
+});
