@@ -45,8 +45,7 @@ export const Product = z.object({
 });
 export type Product = z.infer<typeof Product>;
 
-export const Pagination = z.object({ page: z.int(), pages: z.int(), total: z.int(), limit: z.int() });
-export type Pagination = z.infer<typeof Pagination>;
+import { Pagination } from './pagination.ts';
 
 /**
  * A product in a list: what listings show, without the long text, the specifications and the

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { Pagination } from './pagination.ts';
 
 /** The review overview of a product (spec: "AI analysis"). */
 export const ReviewAnalysis = z.object({
@@ -74,7 +75,7 @@ export const listProductReviews = {
   }),
   response: z.object({
     reviews: z.array(Review),
-    pagination: z.object({ page: z.int(), pages: z.int(), total: z.int(), limit: z.int() }),
+    pagination: Pagination,
   }),
 } as const;
 

@@ -3,6 +3,8 @@ import { AdminPermissions } from '../accounts.ts';
 import { AdminUser } from './users.ts';
 
 const UserId = z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(64));
+/** A user and the permissions they are to have. */
+const UserPermissions = z.object({ userId: UserId, permissions: AdminPermissions });
 
 /** What an admin-management call answers: the spec's success sentence and the user as it now is. */
 const AdminChange = z.object({ message: z.string(), user: AdminUser });
@@ -14,7 +16,7 @@ const AdminChange = z.object({ message: z.string(), user: AdminUser });
 export const createAdmin = {
   method: 'POST',
   path: '/api/admin-setup/create-admin',
-  body: z.object({ userId: UserId, permissions: AdminPermissions }),
+  body: UserPermissions,
   response: AdminChange,
 } as const;
 
@@ -28,7 +30,7 @@ export const removeAdmin = {
 export const updateAdminPermissions = {
   method: 'POST',
   path: '/api/admin-setup/update-permissions',
-  body: z.object({ userId: UserId, permissions: AdminPermissions }),
+  body: UserPermissions,
   response: AdminChange,
 } as const;
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { ADMIN_PAGE_SIZE } from './users.ts';
+import { Pagination } from '../pagination.ts';
+import { AdminPageQuery } from './users.ts';
 
 /** One recorded admin action (issue 11: who, what, target, before and after, when, from where). */
 export const AuditEntry = z.object({
@@ -19,12 +20,6 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 export const listAuditLog = {
   method: 'GET',
   path: '/api/admin/audit-log',
-  query: z.object({
-    page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 1),
-    limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), ADMIN_PAGE_SIZE),
-  }),
-  response: z.object({
-    entries: z.array(AuditEntry),
-    pagination: z.object({ page: z.int(), pages: z.int(), total: z.int(), limit: z.int() }),
-  }),
+  query: AdminPageQuery,
+  response: z.object({ entries: z.array(AuditEntry), pagination: Pagination }),
 } as const;

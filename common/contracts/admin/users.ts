@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { AdminPermissions, UserRole } from '../accounts.ts';
+import { Pagination } from '../pagination.ts';
 
 /** Back-office spec 9: admin lists load 10 rows a page. */
 export const ADMIN_PAGE_SIZE = 10;
@@ -7,10 +8,14 @@ export const ADMIN_PAGE_SIZE = 10;
 /** The users tab's sortable columns (spec 2: search, sort, order toggle). */
 export const adminUserSortFields = ['username', 'email', 'createdAt'] as const;
 
-/** page, limit, search and order of every admin list (spec 7). */
-export const AdminListQuery = z.object({
+/** page and limit of every admin list, 10 a page by default (spec 7). */
+export const AdminPageQuery = z.object({
   page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 1),
   limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), ADMIN_PAGE_SIZE),
+});
+
+/** ...with the search and order of the searchable lists. */
+export const AdminListQuery = z.extend(AdminPageQuery, {
   search: z.optional(z.string().check(z.trim(), z.maxLength(100))),
   sortOrder: z._default(z.enum(['asc', 'desc']), 'desc'),
 });
@@ -32,8 +37,5 @@ export const listAdminUsers = {
   method: 'GET',
   path: '/api/admin/users',
   query: z.extend(AdminListQuery, { sortBy: z._default(z.enum(adminUserSortFields), 'createdAt') }),
-  response: z.object({
-    users: z.array(AdminUser),
-    pagination: z.object({ page: z.int(), pages: z.int(), total: z.int(), limit: z.int() }),
-  }),
+  response: z.object({ users: z.array(AdminUser), pagination: Pagination }),
 } as const;

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { AdminUser, listAdminUsers } from '#common/contracts/admin/users.ts';
+import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
 import { users } from './accounts.tables.ts';
 
@@ -66,10 +67,9 @@ export function createAdminUsersService({ db }: { db: Db }) {
         .offset((page - 1) * limit),
       db.select({ value: count() }).from(users).where(and(where)),
     ]);
-    const totalCount = total?.value ?? 0;
     return {
       users: rows.map(toAdminUser),
-      pagination: { page, pages: Math.max(1, Math.ceil(totalCount / limit)), total: totalCount, limit },
+      pagination: paginationOf(page, limit, total?.value ?? 0),
     };
   }
 

@@ -1,5 +1,6 @@
 import { count, desc, eq } from 'drizzle-orm';
 import type { AuditEntry } from '#common/contracts/admin/audit.ts';
+import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import { auditLog } from './audit.tables.ts';
@@ -17,7 +18,6 @@ export function createAuditService({ db }: { db: Db }) {
         .offset((page - 1) * limit),
       db.select({ value: count() }).from(auditLog),
     ]);
-    const totalCount = total?.value ?? 0;
     return {
       entries: rows.map(
         ({ entry, actorUsername }): AuditEntry => ({
@@ -31,7 +31,7 @@ export function createAuditService({ db }: { db: Db }) {
           createdAt: entry.createdAt.toISOString(),
         }),
       ),
-      pagination: { page, pages: Math.max(1, Math.ceil(totalCount / limit)), total: totalCount, limit },
+      pagination: paginationOf(page, limit, total?.value ?? 0),
     };
   }
 

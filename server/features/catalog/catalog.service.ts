@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { averageRating, summarize } from '#common/catalog-rules.ts';
-import type { Category, Pagination, Product, ProductList, ProductSummary } from '#common/contracts/catalog.ts';
+import type { Category, Product, ProductList, ProductSummary } from '#common/contracts/catalog.ts';
+import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
 import { productRatings } from '#server/features/reviews/reviews.tables.ts';
 import { notFound } from '#server/http/errors.ts';
@@ -121,8 +122,7 @@ export function createCatalogService({ db }: { db: Db }) {
       db.select({ total: count() }).from(products).where(where),
     ]);
     const total = totalRow?.total ?? 0;
-    const pagination: Pagination = { page, pages: Math.max(1, Math.ceil(total / limit)), total, limit };
-    return { products: (await hydrate(rows)).map(toSummary), pagination };
+    return { products: (await hydrate(rows)).map(toSummary), pagination: paginationOf(page, limit, total) };
   }
 
   /** Active products, newest first; optionally of one category given by slug or name. */

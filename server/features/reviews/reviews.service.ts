@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, ne, not, or, type SQL, sql } from 'drizzle-orm';
 import { averageRating } from '#common/catalog-rules.ts';
 import type { SessionUser } from '#common/contracts/accounts.ts';
+import { paginationOf } from '#common/contracts/pagination.ts';
 import type { RatingSummary, Review, ReviewAnalysis } from '#common/contracts/reviews.ts';
 import { clampRating, reviewProblem } from '#common/review-rules.ts';
 import type { AiProvider } from '#server/adapters/ai/ai-provider.ts';
@@ -137,7 +138,7 @@ export function createReviewsService({
     const list = [...(pinned && query.page === 1 ? [pinned] : []), ...rows];
     return {
       reviews: list.map((row) => toReview(row, product.slug, viewerId)),
-      pagination: { page: query.page, pages: Math.max(1, Math.ceil(total / query.limit)), total, limit: query.limit },
+      pagination: paginationOf(query.page, query.limit, total),
     };
   }
 

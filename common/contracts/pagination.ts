@@ -1,0 +1,10 @@
+import * as z from 'zod/mini';
+
+/** Where a page of a list stands: every paginated answer carries it (page, pages, total, limit). */
+export const Pagination = z.object({ page: z.int(), pages: z.int(), total: z.int(), limit: z.int() });
+export type Pagination = z.infer<typeof Pagination>;
+
+/** The pagination of page `page` of `total` rows, `limit` a page; an empty list still has one page. */
+export function paginationOf(page: number, limit: number, total: number): Pagination {
+  return { page, pages: Math.max(1, Math.ceil(total / limit)), total, limit };
+}
