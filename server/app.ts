@@ -275,6 +275,7 @@ export async function buildApp(deps: AppDeps) {
       await admin.register(accountsAdminRoutes, {
         adminUsers: createAdminUsersService({ db }),
         adminManagement: createAdminManagementService({ db }),
+        accounts,
       });
       await admin.register(settingsAdminRoutes, { settings });
       await admin.register(auditAdminRoutes, { audit: createAuditService({ db }) });

@@ -16,6 +16,7 @@ const { app, database } = await buildTestApp();
 /** Every admin route and the access the table gives it; the first test checks the list is whole. */
 const adminRoutes: { method: 'GET' | 'POST'; url: string; access: AdminAccess }[] = [
   { method: 'GET', url: '/api/admin/users', access: 'manageUsers' },
+  { method: 'POST', url: '/api/admin/users/:id/reset-password', access: 'manageUsers' },
   { method: 'GET', url: '/api/admin/settings', access: 'owner' },
   { method: 'POST', url: '/api/admin/settings', access: 'owner' },
   { method: 'GET', url: '/api/admin/audit-log', access: 'owner' },
@@ -37,14 +38,20 @@ const callers: { name: string; role: UserRole; permissions: AdminPermissions }[]
 
 describe('the permission matrix', () => {
   test('the list above holds every admin route the app serves', () => {
+    // printRoutes draws a tree: a route nested under another shows only its own part of the path.
+    const stack: string[] = [];
     const served = app
       .printRoutes({ commonPrefix: false })
       .split('\n')
       .flatMap((line) => {
-        const match = line.match(/(\/api\/admin[^\s]*) \(([^)]+)\)/);
-        if (!match?.[1] || !match[2] || match[1].endsWith('*')) return [];
-        const url = match[1];
-        return match[2]
+        const match = line.match(/^([\s│├└─]*)(\S+)(?: \(([^)]+)\))?/);
+        if (!match?.[2]) return [];
+        const depth = Math.floor((match[1]?.length ?? 0) / 4);
+        stack.length = depth;
+        const url = `${stack.join('')}${match[2]}`;
+        stack.push(match[2]);
+        if (!match[3] || !url.startsWith('/api/admin') || url.endsWith('*')) return [];
+        return match[3]
           .split(', ')
           .filter((method) => method !== 'HEAD')
           .map((method) => `${method} ${url}`);

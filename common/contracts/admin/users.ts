@@ -1,9 +1,7 @@
 import * as z from 'zod/mini';
+import { ADMIN_PAGE_SIZE } from '../../constants.ts';
 import { AdminPermissions, UserRole } from '../accounts.ts';
 import { Pagination } from '../pagination.ts';
-
-/** Back-office spec 9: admin lists load 10 rows a page. */
-export const ADMIN_PAGE_SIZE = 10;
 
 /** The users tab's sortable columns (spec 2: search, sort, order toggle). */
 export const adminUserSortFields = ['username', 'email', 'createdAt'] as const;
@@ -38,4 +36,17 @@ export const listAdminUsers = {
   path: '/api/admin/users',
   query: z.extend(AdminListQuery, { sortBy: z._default(z.enum(adminUserSortFields), 'createdAt') }),
   response: z.object({ users: z.array(AdminUser), pagination: Pagination }),
+} as const;
+
+/** A user's id in a path: the ids are random hex, so anything else names no one. */
+export const UserIdParam = z.object({
+  id: z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(64)),
+});
+
+/** The users tab's Reset password (spec 2): mails the user the landed password-reset link. */
+export const resetUserPassword = {
+  method: 'POST',
+  path: '/api/admin/users/:id/reset-password',
+  params: UserIdParam,
+  response: z.object({ message: z.string() }),
 } as const;

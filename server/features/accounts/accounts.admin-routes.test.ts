@@ -3,13 +3,14 @@ import { describe, expect, test } from 'vitest';
 import type { AdminPermissions, UserRole } from '#common/contracts/accounts.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
 import { settings } from '#server/features/settings/settings.tables.ts';
+import { mailedToken } from '#server/testing/mail.ts';
 import { signedInAs } from '#server/testing/signed-in.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
 import { users } from './accounts.tables.ts';
 
-const { app, database } = await buildTestApp();
+const { app, database, mailbox } = await buildTestApp();
 const { db } = database;
 let counter = 0;
 const address = () => `10.70.${Math.floor(++counter / 200)}.${counter % 200}`;
@@ -240,5 +241,44 @@ describe('admin management (owner only)', () => {
     const response = await owner.post('/api/admin-setup/remove-admin', { userId: 'no-such-user' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: 'User not found', code: 'not_found' });
+  });
+});
+
+describe('POST /api/admin/users/:id/reset-password', () => {
+  test("mails the user a working reset link, audited; limited like the shopper's own requests", async () => {
+    const { browser, id: adminId } = await signedIn('admin', { manageUsers: true });
+    const {
+      id,
+      account: { email },
+    } = await signedIn('user');
+    const response = await browser.post(`/api/admin/users/${id}/reset-password`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: `A password reset email was sent to ${email}` });
+    const token = mailedToken(mailbox, email, 'password-reset');
+    const visitor = testClient(app, { remoteAddress: address() });
+    expect((await visitor.get(`/api/password-reset/verify/${token}`)).json()).toEqual({ email });
+    const [entry] = await db.select().from(auditLog).where(eq(auditLog.entityId, id));
+    expect(entry).toMatchObject({ actorUserId: adminId, action: 'user.password_reset_sent', entityType: 'user' });
+    expect(JSON.stringify(entry)).not.toContain(token);
+    // Three a hour per account, as for the shopper's own requests.
+    expect((await browser.post(`/api/admin/users/${id}/reset-password`)).statusCode).toBe(200);
+    expect((await browser.post(`/api/admin/users/${id}/reset-password`)).statusCode).toBe(200);
+    const limited = await browser.post(`/api/admin/users/${id}/reset-password`);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('too_many_attempts');
+  });
+
+  test('an unknown user is 404 and nothing is mailed; a visitor 401; an admin without manageUsers 403', async () => {
+    const { browser } = await signedIn('owner');
+    const before = mailbox.length;
+    const unknown = await browser.post('/api/admin/users/0123456789abcdef/reset-password');
+    expect(unknown.statusCode).toBe(404);
+    expect(mailbox.length).toBe(before);
+    const visitor = testClient(app, { remoteAddress: address() });
+    expect((await visitor.post('/api/admin/users/0123456789abcdef/reset-password')).statusCode).toBe(401);
+    const { browser: other } = await signedIn('admin', { uploadProducts: true });
+    const denied = await other.post('/api/admin/users/0123456789abcdef/reset-password');
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().error).toBe("You don't have permission to manage users.");
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createAdmin, removeAdmin, updateAdminPermissions } from '#common/contracts/admin/admin-setup.ts';
-import { listAdminUsers } from '#common/contracts/admin/users.ts';
+import { listAdminUsers, resetUserPassword } from '#common/contracts/admin/users.ts';
+import type { AccountsService } from './accounts.service.ts';
 import type { AdminManagementService } from './admin-management.service.ts';
 import type { AdminUsersService } from './admin-users.service.ts';
 
@@ -8,7 +9,8 @@ import type { AdminUsersService } from './admin-users.service.ts';
 export const accountsAdminRoutes: FastifyPluginAsyncZod<{
   adminUsers: AdminUsersService;
   adminManagement: AdminManagementService;
-}> = async (app, { adminUsers, adminManagement }) => {
+  accounts: AccountsService;
+}> = async (app, { adminUsers, adminManagement, accounts }) => {
   const tags = ['admin'];
   app.get(
     listAdminUsers.path,
@@ -19,12 +21,21 @@ export const accountsAdminRoutes: FastifyPluginAsyncZod<{
     async (request) => adminUsers.list(request.query),
   );
 
-  // Admin management (spec 6): the owner's alone. The admin scope has checked the session.
-  const owner = { config: { access: 'owner' as const } };
   const actor = (request: { user: { id: string } | null; ip: string }) => ({
     userId: request.user?.id ?? '',
     ip: request.ip,
   });
+  app.post(
+    resetUserPassword.path,
+    {
+      config: { access: 'manageUsers' },
+      schema: { tags, params: resetUserPassword.params, response: { 200: resetUserPassword.response } },
+    },
+    async (request) => accounts.sendPasswordResetFor(actor(request), request.params.id),
+  );
+
+  // Admin management (spec 6): the owner's alone. The admin scope has checked the session.
+  const owner = { config: { access: 'owner' as const } };
   app.post(
     createAdmin.path,
     { ...owner, schema: { tags, body: createAdmin.body, response: { 200: createAdmin.response } } },

@@ -1,6 +1,5 @@
 import { and, eq, like } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
-import type { MailMessage } from '#server/adapters/email/mailer.ts';
 import { emailOutbox } from '#server/adapters/email/outbox.tables.ts';
 import { settings } from '#server/features/settings/settings.tables.ts';
 import type { JobQueue } from '#server/jobs/job-queue.ts';
@@ -28,20 +27,6 @@ async function registered(browser = client()) {
   const response = await browser.post('/api/auth/register', account);
   expect(response.statusCode).toBe(201);
   return { browser, account, user: response.json().user };
-}
-
-/** The mail of a kind last sent to an address, as its recipient reads it. */
-function lastMail(box: MailMessage[], to: string, template: string) {
-  const mail = box.findLast((message) => message.to === to && message.template === template);
-  if (!mail) throw new Error(`no ${template} mail to ${to}`);
-  return mail;
-}
-
-/** The token of the link in the last mail of a kind sent to an address. */
-function mailedToken(box: MailMessage[], to: string, template: string) {
-  const token = /token=([\w-]+)/.exec(lastMail(box, to, template).text)?.[1];
-  if (!token) throw new Error(`no link in the ${template} mail to ${to}`);
-  return token;
 }
 
 /** A reset link requested and mailed (the mail goes out after the answer, from a background job). */

@@ -9,6 +9,7 @@ import {
 import { RESET_PASSWORD_MIN } from '#common/constants.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
 import type { Db } from '#server/db/client.ts';
+import { auditLog } from '#server/features/audit/audit.tables.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
 import { AppError, conflict, describeUniqueIndex, forbidden, invalid } from '#server/http/errors.ts';
 import type { Jobs } from '#server/jobs/job-queue.ts';
@@ -29,6 +30,7 @@ export const INVALID_LOGIN = 'Invalid email or password';
 export const RESET_REQUESTED = 'If an account exists for that email, a password reset link is on its way.';
 export const EMAIL_CHANGE_NEEDS_PASSWORD = 'Enter your current password to change your email';
 const INVALID_RESET = 'Invalid or expired reset link';
+export const RESET_MAIL_LIMITED = 'This account was sent several reset emails in the last hour: try again later';
 const EMAIL_TAKEN = 'An account with this email already exists';
 const USERNAME_TAKEN = 'This username is already taken';
 // Two registrations racing past the pre-check: the database's unique index decides, with the same answer.
@@ -42,6 +44,8 @@ const sameEmail = (email: string) => sql`lower(${users.email}) = lower(${email.t
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type UserRow = typeof users.$inferSelect;
+/** Who asked, for the audit log: an admin in the back office. */
+type Actor = { userId: string; ip: string };
 
 function tooManyAttempts(what: string, waitSeconds: number) {
   const error = new AppError(429, 'too_many_attempts', `${what}: try again in ${waitSeconds} seconds`);
@@ -88,11 +92,24 @@ export function createAccountsService({
     if (nameTaken) throw conflict('username_taken', USERNAME_TAKEN);
   }
 
-  /** A new one-use token for a purpose; earlier unused tokens of the same purpose stop working. */
-  async function issueToken(user: UserRow, purpose: TokenPurpose, newEmail: string | null = null) {
+  /**
+   * A new one-use token for a purpose; earlier unused tokens of the same purpose stop working. An
+   * admin's request is audited in the same transaction.
+   */
+  async function issueToken(user: UserRow, purpose: TokenPurpose, newEmail: string | null = null, actor?: Actor) {
     const token = newToken();
     const ttl = purpose === 'password_reset' ? RESET_TOKEN_TTL_MS : VERIFY_TOKEN_TTL_MS;
     await db.transaction(async (tx) => {
+      if (actor) {
+        await tx.insert(auditLog).values({
+          actorUserId: actor.userId,
+          action: 'user.password_reset_sent',
+          entityType: 'user',
+          entityId: user.id,
+          details: { email: user.email },
+          ip: actor.ip,
+        });
+      }
       await tx
         .update(accountTokens)
         .set({ usedAt: new Date() })
@@ -110,8 +127,8 @@ export function createAccountsService({
     return token;
   }
 
-  async function mailPasswordReset(user: UserRow) {
-    const token = await issueToken(user, 'password_reset');
+  async function mailPasswordReset(user: UserRow, actor?: Actor) {
+    const token = await issueToken(user, 'password_reset', null, actor);
     const { siteName } = await settings.get();
     await mailer.send({
       to: user.email,
@@ -320,6 +337,19 @@ export function createAccountsService({
     await sendResetMail({ email: email.trim() });
   }
 
+  /**
+   * The users tab's Reset password (back office): mails the account its reset link now, through the
+   * same link and limit as the shopper's own request; the admin learns when the limit holds it back.
+   */
+  async function sendPasswordResetFor(actor: Actor, userId: string) {
+    const user = await findById(userId);
+    if (!(await limits.take(`reset-mail:${user.id}`, RESET_MAILS_PER_HOUR, 60 * 60))) {
+      throw new AppError(429, 'too_many_attempts', RESET_MAIL_LIMITED);
+    }
+    await mailPasswordReset(user, actor);
+    return { message: `A password reset email was sent to ${user.email}` };
+  }
+
   async function verifyResetToken(token: string) {
     const found = await findToken(token, 'password_reset');
     if (!found) throw new AppError(400, 'invalid_token', INVALID_RESET, 'token');
@@ -395,6 +425,7 @@ export function createAccountsService({
     updateProfile,
     changePassword,
     requestPasswordReset,
+    sendPasswordResetFor,
     verifyResetToken,
     resetPassword,
     verifyEmailAddress,
