@@ -40,6 +40,11 @@ export const FEATURE_TAG_MAX_CHARS = 12;
 export const LISTING_FETCH_LIMIT = 100;
 export const BEST_SELLERS_LIMIT = 50;
 export const ADMIN_PAGE_SIZE = 10;
+/** Back office (spec 4 and 9): messages clear after 5 s, the upload status after 3 s. */
+export const ADMIN_MESSAGE_CLEAR_MS = 5000;
+export const UPLOAD_STATUS_CLEAR_MS = 3000;
+/** Admin lists load the next page within this distance of the page's bottom. */
+export const INFINITE_SCROLL_THRESHOLD_PX = 100;
 
 /** The longest search term the API takes (GET /api/products/search/:term), and the search box's maxLength. */
 export const SEARCH_TERM_MAX = 100;

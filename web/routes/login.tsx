@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link, useNavigate, useRevalidator, useSearchParams } from 'react-router';
 import type { login } from '#common/contracts/accounts.ts';
+import { afterLogin } from '#web/common/after-login.ts';
 import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
-import { afterLogin } from '#web/storefront/account/after-login.ts';
-import { AuthCard, Notice, PasswordField, primaryButton, TextField } from '#web/storefront/account/form-fields.tsx';
-import { signedOutOnly } from '#web/storefront/account/guards.ts';
+import { AuthCard, Notice, PasswordField, primaryButton, TextField } from '#web/common/form-fields.tsx';
+import { signedOutOnly } from '#web/common/guards.ts';
 import { cacheUser } from '#web/storefront/account/user-cache.ts';
 import type { Route } from './+types/login.ts';
 

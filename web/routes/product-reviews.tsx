@@ -13,8 +13,8 @@ import { getProduct, type Product } from '#common/contracts/catalog.ts';
 import type { RatingSummary } from '#common/contracts/reviews.ts';
 import { getRatingSummary, listProductReviews } from '#common/contracts/reviews.ts';
 import { ApiRequestError } from '#web/common/api-client.ts';
+import { Notice } from '#web/common/form-fields.tsx';
 import { apiContext } from '#web/context.ts';
-import { Notice } from '#web/storefront/account/form-fields.tsx';
 import { ProductImage } from '#web/storefront/catalog/product-image.tsx';
 import { Stars } from '#web/storefront/catalog/stars.tsx';
 import { RatingFilter, ReviewSortSelect, StarBarFilter } from '#web/storefront/reviews/review-filters.tsx';
@@ -112,7 +112,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches, error }) => {
 
 export default function ProductReviews({ loaderData, matches }: Route.ComponentProps) {
   const { product, summary, view, first } = loaderData;
-  const signedIn = matches[0].loaderData.user !== null;
+  const signedIn = matches[1].loaderData.user !== null;
   const [current, setParams] = useSearchParams();
   const location = useLocation();
   const navigation = useNavigation();

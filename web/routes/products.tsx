@@ -60,7 +60,7 @@ function sortProducts(
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-  const categories = matches[0]?.loaderData?.categories ?? [];
+  const categories = matches[1]?.loaderData?.categories ?? [];
   const category = categories.find((c) => c.slug === loaderData?.category);
   const title = loaderData?.search ? `Search: ${loaderData.search}` : (category?.name ?? 'All Products');
   const path = category ? `/products?category=${category.slug}` : '/products';
@@ -77,7 +77,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 
 export default function Products({ loaderData, matches }: Route.ComponentProps) {
   const { search, category, sort, products, total, bestSellers } = loaderData;
-  const categories = matches[0].loaderData.categories;
+  const categories = matches[1].loaderData.categories;
   const categoryName = categories.find(
     (c) => c.slug === category || c.name.toLowerCase() === category.toLowerCase(),
   )?.name;

@@ -4,8 +4,8 @@ import { validateResetRequest } from '#common/account-rules.ts';
 import type { requestPasswordReset } from '#common/contracts/accounts.ts';
 import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
-import { AuthCard, Notice, primaryButton, secondaryButton, TextField } from '#web/storefront/account/form-fields.tsx';
-import { signedOutOnly } from '#web/storefront/account/guards.ts';
+import { AuthCard, Notice, primaryButton, secondaryButton, TextField } from '#web/common/form-fields.tsx';
+import { signedOutOnly } from '#web/common/guards.ts';
 import type { Route } from './+types/request-password-reset.ts';
 
 export async function loader({ request, context }: Route.LoaderArgs) {

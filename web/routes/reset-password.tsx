@@ -5,9 +5,9 @@ import { RESET_REDIRECT_MS } from '#common/constants.ts';
 import type { resetPassword, verifyResetToken } from '#common/contracts/accounts.ts';
 import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
-import { AuthCard, Notice, PasswordField, primaryButton } from '#web/storefront/account/form-fields.tsx';
-import type { loader as rootLoader } from '../root.tsx';
+import { AuthCard, Notice, PasswordField, primaryButton } from '#web/common/form-fields.tsx';
 import type { Route } from './+types/reset-password.ts';
+import type { loader as frameLoader } from './frame.tsx';
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Choose a new password · Stillwater' },
@@ -24,7 +24,7 @@ export default function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const navigate = useNavigate();
-  const signedIn = useRouteLoaderData<typeof rootLoader>('root')?.user ?? null;
+  const signedIn = useRouteLoaderData<typeof frameLoader>('frame')?.user ?? null;
   const [state, setState] = useState<State>({ step: 'verifying' });
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');

@@ -6,8 +6,8 @@ import { sendAdEvent } from '#web/storefront/tracking/ad-tracker.ts';
 import { sendConversion } from '#web/storefront/tracking/analytics.ts';
 import { readConsentState } from '#web/storefront/tracking/consent.ts';
 import { takePaidOrder } from '#web/storefront/tracking/paid-order.ts';
-import type { loader as rootLoader } from '../root.tsx';
 import type { Route } from './+types/success.ts';
+import type { loader as frameLoader } from './frame.tsx';
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Thank you for your order · Stillwater' },
@@ -23,7 +23,7 @@ export default function Success() {
   const [params] = useSearchParams();
   const sessionId = params.get('session_id')?.trim() ?? '';
   const reference = REFERENCE.test(sessionId) ? sessionId : null;
-  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const root = useRouteLoaderData<typeof frameLoader>('frame');
   const supportEmail = root?.settings.supportEmail ?? settingsDefaults.supportEmail;
   const userId = root?.user?.id ?? null;
 

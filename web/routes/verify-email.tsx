@@ -3,9 +3,9 @@ import { Link, useRevalidator, useRouteLoaderData, useSearchParams } from 'react
 import type { verifyEmail } from '#common/contracts/accounts.ts';
 import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
-import { AuthCard, Notice, primaryButton } from '#web/storefront/account/form-fields.tsx';
-import type { loader as rootLoader } from '../root.tsx';
+import { AuthCard, Notice, primaryButton } from '#web/common/form-fields.tsx';
 import type { Route } from './+types/verify-email.ts';
+import type { loader as frameLoader } from './frame.tsx';
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Confirm your email · Stillwater' },
@@ -17,7 +17,7 @@ export default function VerifyEmail() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   // The server's answer of the root loader: after an email change the shopper is often still signed in.
-  const signedIn = Boolean(useRouteLoaderData<typeof rootLoader>('root')?.user);
+  const signedIn = Boolean(useRouteLoaderData<typeof frameLoader>('frame')?.user);
   const revalidator = useRevalidator();
   const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   // A link works once: the token is sent once, even when the effect runs again.

@@ -4,6 +4,7 @@ import { emailOutbox } from '#server/adapters/email/outbox.tables.ts';
 import { settings } from '#server/features/settings/settings.tables.ts';
 import type { JobQueue } from '#server/jobs/job-queue.ts';
 import { createJobs } from '#server/jobs/job-queue.ts';
+import { lastMail, mailedToken } from '#server/testing/mail.ts';
 import { buildTestApp, csrfHeaders } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { DraftAddress } from '#common/contracts/checkout.ts';
-import { TextField } from '#web/storefront/account/form-fields.tsx';
+import { TextField } from '#web/common/form-fields.tsx';
 
 /** The countries the shop ships to, the United States first (tax and free shipping are by US state). */
 export const countries = [

@@ -16,8 +16,8 @@ import { centsToDollars, formatCents } from '#common/money.ts';
 import { PAYMENT_FAILED_MESSAGE } from '#common/payment-errors.ts';
 import { ApiRequestError, errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
-import type { loader as rootLoader } from '#web/root.tsx';
-import { primaryButton, TextField } from '#web/storefront/account/form-fields.tsx';
+import { primaryButton, TextField } from '#web/common/form-fields.tsx';
+import type { loader as frameLoader } from '#web/routes/frame.tsx';
 import { clearCart, useCartSync } from '#web/storefront/cart/cart-sync.ts';
 import { adCartProperties } from '#web/storefront/tracking/ad-tracker.ts';
 import { notePaidOrder } from '#web/storefront/tracking/paid-order.ts';
@@ -151,7 +151,7 @@ function CheckoutForm({
   onCompleted: () => void;
 }) {
   const navigate = useNavigate();
-  const settings = useRouteLoaderData<typeof rootLoader>('root')?.settings;
+  const settings = useRouteLoaderData<typeof frameLoader>('frame')?.settings;
   const PaymentForm = paymentFormFor(usePaymentConfig());
   const paymentForm = useRef<PaymentFormHandle>(null);
   const [formState, setFormState] = useState<PaymentFormState>({ ready: false, complete: false });

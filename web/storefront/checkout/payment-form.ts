@@ -50,7 +50,7 @@ const BUILT_IN: PaymentConfig = { provider: 'local' };
  * is the only one the server uses unless Stripe is configured.
  */
 export function usePaymentConfig(): PaymentConfig {
-  const root = useRouteLoaderData('root') as { payments?: PaymentConfig } | undefined;
+  const root = useRouteLoaderData('frame') as { payments?: PaymentConfig } | undefined;
   return root?.payments ?? BUILT_IN;
 }
 

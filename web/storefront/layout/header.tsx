@@ -3,9 +3,9 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import type { logout, SessionUser } from '#common/contracts/accounts.ts';
 import type { Category } from '#common/contracts/catalog.ts';
 import { api } from '#web/common/browser-api.ts';
+import { CartIcon, UserIcon } from '#web/common/icons.tsx';
 import { cacheUser } from '#web/storefront/account/user-cache.ts';
 import { useCartCount } from '#web/storefront/cart/cart-storage.ts';
-import { CartIcon, UserIcon } from './icons.tsx';
 import { LogoMark } from './logo.tsx';
 import { SearchBox } from './search-box.tsx';
 

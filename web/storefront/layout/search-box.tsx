@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Form, useNavigate, useSearchParams } from 'react-router';
 import { SEARCH_TERM_MAX } from '#common/constants.ts';
 import { searchTarget } from '#common/search.ts';
-import { SearchIcon } from './icons.tsx';
+import { SearchIcon } from '#web/common/icons.tsx';
 
 /** The header's search: a non-empty trimmed term goes to /products?search=term; an empty one is ignored. */
 export function SearchBox() {

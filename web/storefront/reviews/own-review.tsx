@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { deleteReview, Review } from '#common/contracts/reviews.ts';
 import { api } from '#web/common/browser-api.ts';
-import { Notice } from '#web/storefront/account/form-fields.tsx';
+import { Notice } from '#web/common/form-fields.tsx';
 import { Stars } from '#web/storefront/catalog/stars.tsx';
 import { ModerationStatus } from './moderation-status.tsx';
 import { ReviewEditor } from './review-editor.tsx';

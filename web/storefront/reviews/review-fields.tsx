@@ -9,7 +9,7 @@ import {
   reviewProblem,
 } from '#common/review-rules.ts';
 import { ApiRequestError, errorMessage } from '#web/common/api-client.ts';
-import { Notice } from '#web/storefront/account/form-fields.tsx';
+import { Notice } from '#web/common/form-fields.tsx';
 import { Stars } from '#web/storefront/catalog/stars.tsx';
 import { RatingInput, ratingOfText } from './rating-input.tsx';
 

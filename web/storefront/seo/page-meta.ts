@@ -38,8 +38,9 @@ export function pageMeta({
   ];
 }
 
-/** The shop's origin as the root loader gives it to every page. */
+/** The shop's origin as the frame's loader gives it to every page. */
 export function originOf(matches: readonly ({ loaderData?: unknown } | undefined)[]): string {
-  const root = matches[0]?.loaderData as { origin?: string } | undefined;
-  return root?.origin ?? '';
+  // The frame (routes/frame.tsx), the layout inside the document, loads the shop's facts.
+  const frame = matches[1]?.loaderData as { origin?: string } | undefined;
+  return frame?.origin ?? '';
 }

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router';
-import { CloseIcon } from '#web/storefront/layout/icons.tsx';
+import { CloseIcon } from '#web/common/icons.tsx';
 import { chooseConsent, delayConsentBanner, openCookieSettings, useConsent } from './consent.ts';
 import { acceptCookies, type TrackingFacts } from './page-tracking.ts';
 

@@ -1,0 +1,153 @@
+import { useMutation } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import type {
+  AdminUser,
+  adminUserSortFields,
+  listAdminUsers,
+  resetUserPassword,
+} from '#common/contracts/admin/users.ts';
+import { errorMessage } from '#web/common/api-client.ts';
+import { api } from '#web/common/browser-api.ts';
+import { useConfirm } from '../ui/confirm-dialog.tsx';
+import { FlashMessage, useFlashMessage } from '../ui/flash-message.tsx';
+import { formatDate, formatDateTime } from '../ui/format.ts';
+import {
+  EmptyRow,
+  ListFooter,
+  OrderToggle,
+  SearchField,
+  SelectField,
+  SortHeader,
+  tableStyles,
+} from '../ui/list-controls.tsx';
+import { nextSort, type Sort } from '../ui/list-state.ts';
+import { smallButton } from '../ui/styles.ts';
+import { useAdminList } from '../ui/use-admin-list.ts';
+
+type SortField = (typeof adminUserSortFields)[number];
+const sortOptions = [
+  { value: 'createdAt', label: 'Joined' },
+  { value: 'username', label: 'Username' },
+  { value: 'email', label: 'Email' },
+] as const satisfies readonly { value: SortField; label: string }[];
+
+const listPath: (typeof listAdminUsers)['path'] = '/api/admin/users';
+const resetPath: (typeof resetUserPassword)['path'] = '/api/admin/users/:id/reset-password';
+const idOf = (user: AdminUser) => user.id;
+
+/** Users tab (spec 2): search, sort, order toggle, the table, and Reset password. */
+export default function UsersTab() {
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<Sort<SortField>>({ sortBy: 'createdAt', sortOrder: 'desc' });
+  const list = useAdminList<AdminUser>({
+    collection: 'users',
+    path: listPath,
+    itemsKey: 'users',
+    params: { search, ...sort },
+    idOf,
+  });
+  const { flash, show } = useFlashMessage();
+  const { confirm, dialog } = useConfirm();
+  const reset = useMutation({
+    mutationFn: (user: AdminUser) =>
+      api.call<typeof resetUserPassword>({ method: 'POST', path: resetPath }, { params: { id: user.id } }),
+    onSuccess: (answer) => show('success', answer.message),
+    onError: (error) => show('error', errorMessage(error, 'Failed to send the password reset email')),
+  });
+
+  const askReset = async (user: AdminUser) => {
+    const yes = await confirm({
+      title: 'Reset password',
+      message: `Send a password reset email to ${user.email}?`,
+      confirmLabel: 'Send reset email',
+    });
+    if (yes) reset.mutate(user);
+  };
+  const onSort = useCallback((field: SortField) => setSort((current) => nextSort(current, field)), []);
+
+  return (
+    <section aria-labelledby="users-heading">
+      <h2 id="users-heading" className="font-serif text-2xl text-sage-900">
+        Users
+      </h2>
+      <div className="mt-4 flex flex-wrap items-end gap-3">
+        <SearchField label="Search users" value={search} onSearch={setSearch} />
+        <SelectField
+          label="Sort by"
+          value={sort.sortBy}
+          options={sortOptions}
+          onChange={(sortBy) => setSort((current) => ({ ...current, sortBy }))}
+        />
+        <OrderToggle order={sort.sortOrder} onToggle={() => setSort((current) => nextSort(current, current.sortBy))} />
+      </div>
+      <div className="mt-4">
+        <FlashMessage flash={flash} />
+      </div>
+      <div className={tableStyles.wrapper}>
+        <table className={tableStyles.table}>
+          <caption className="sr-only">Users</caption>
+          <thead className={tableStyles.head}>
+            <tr>
+              <SortHeader field="username" sort={sort} onSort={onSort}>
+                Username
+              </SortHeader>
+              <SortHeader field="email" sort={sort} onSort={onSort}>
+                Email
+              </SortHeader>
+              <th scope="col" className="px-4 py-3 text-left font-medium">
+                Role
+              </th>
+              <SortHeader field="createdAt" sort={sort} onSort={onSort}>
+                Joined
+              </SortHeader>
+              <th scope="col" className="px-4 py-3 text-left font-medium">
+                Last sign-in
+              </th>
+              <th scope="col" className="px-4 py-3 text-left font-medium">
+                Actions
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-sage-100">
+            {list.isLoading ? (
+              <EmptyRow columns={6}>Loading users…</EmptyRow>
+            ) : list.error ? (
+              <EmptyRow columns={6}>{errorMessage(list.error, 'Failed to load users')}</EmptyRow>
+            ) : list.rows.length === 0 ? (
+              <EmptyRow columns={6}>No users found.</EmptyRow>
+            ) : (
+              list.rows.map((user) => (
+                <tr key={user.id}>
+                  <td className={`${tableStyles.cell} font-medium text-stone-900`}>{user.username}</td>
+                  <td className={tableStyles.cell}>{user.email}</td>
+                  <td className={`${tableStyles.cell} capitalize`}>{user.role}</td>
+                  <td className={tableStyles.cell}>{formatDate(user.createdAt)}</td>
+                  <td className={tableStyles.cell}>{formatDateTime(user.lastLoginAt)}</td>
+                  <td className={tableStyles.cell}>
+                    <button
+                      type="button"
+                      className={smallButton}
+                      onClick={() => void askReset(user)}
+                      disabled={reset.isPending && reset.variables?.id === user.id}
+                      aria-label={`Reset password of ${user.username}`}
+                    >
+                      Reset password
+                    </button>
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <ListFooter
+        shown={list.rows.length}
+        total={list.total}
+        hasMore={list.hasMore}
+        loading={list.isLoadingMore}
+        onLoadMore={list.loadMore}
+      />
+      {dialog}
+    </section>
+  );
+}
