@@ -36,6 +36,8 @@ import { createCatalogService } from '#server/features/catalog/catalog.service.t
 import { seoRoutes } from '#server/features/catalog/seo.routes.ts';
 import { checkoutRoutes, paymentWebhookRoutes } from '#server/features/checkout/checkout.routes.ts';
 import { createCheckoutService } from '#server/features/checkout/checkout.service.ts';
+import { dashboardAdminRoutes } from '#server/features/dashboard/dashboard.admin-routes.ts';
+import { createDashboardService } from '#server/features/dashboard/dashboard.service.ts';
 import { createDomainEvents } from '#server/features/events/domain-events.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
 import { createMarketingService, createRunningSales } from '#server/features/marketing/marketing.service.ts';
@@ -279,6 +281,7 @@ export async function buildApp(deps: AppDeps) {
       });
       await admin.register(settingsAdminRoutes, { settings });
       await admin.register(auditAdminRoutes, { audit: createAuditService({ db }) });
+      await admin.register(dashboardAdminRoutes, { dashboard: createDashboardService({ db }) });
       for (const prefix of ADMIN_API_PREFIXES) {
         admin.all(`${prefix}*`, async (_request, reply) =>
           sendError(reply, 404, { error: 'Not found', code: 'not_found' }),

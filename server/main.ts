@@ -13,6 +13,7 @@ import { migrateDatabase } from './db/migrate.ts';
 import { ensureOwner } from './features/accounts/owner.ts';
 import { pruneExpiredAccountsJob } from './features/accounts/prune-expired.job.ts';
 import { categories } from './features/catalog/catalog.tables.ts';
+import { pageViewRollupJob } from './features/dashboard/page-view-rollup.job.ts';
 import { getInstanceSecret } from './features/settings/instance-secrets.ts';
 import { ensureWebBuild } from './http/web-build.ts';
 import { createJobs, type JobQueue, startJobQueue } from './jobs/job-queue.ts';
@@ -96,7 +97,8 @@ async function main() {
   await app.listen({ host: config.host, port: config.port });
   app.log.info(`Stillwater is serving on ${config.publicUrl} (database: ${database.kind})`);
   // Background jobs start after the first page can be served; work sent before waits for them.
-  queue = await startJobQueue(database, [pruneExpiredAccountsJob(database.db), ...jobs.definitions], {
+  const definitions = [pruneExpiredAccountsJob(database.db), pageViewRollupJob(database.db), ...jobs.definitions];
+  queue = await startJobQueue(database, definitions, {
     onError: (error) => app.log.error({ err: error }, 'background job failed'),
   });
   jobs.attachQueue(queue);

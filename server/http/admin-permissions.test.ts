@@ -20,6 +20,7 @@ const adminRoutes: { method: 'GET' | 'POST'; url: string; access: AdminAccess }[
   { method: 'GET', url: '/api/admin/settings', access: 'owner' },
   { method: 'POST', url: '/api/admin/settings', access: 'owner' },
   { method: 'GET', url: '/api/admin/audit-log', access: 'owner' },
+  { method: 'GET', url: '/api/admin/dashboard', access: 'admin' },
   { method: 'POST', url: '/api/admin-setup/create-admin', access: 'owner' },
   { method: 'POST', url: '/api/admin-setup/remove-admin', access: 'owner' },
   { method: 'POST', url: '/api/admin-setup/update-permissions', access: 'owner' },

@@ -54,6 +54,8 @@ export const reviews = pgTable(
     index('reviews_product_rating_idx').on(t.productId, t.rating, t.createdAt, t.id),
     index('reviews_product_helpful_idx').on(t.productId, t.helpfulCount, t.createdAt, t.id),
     index('reviews_status_created_idx').on(t.moderationStatus, t.createdAt),
+    // The dashboard's count of reviews written in a range.
+    index('reviews_created_idx').on(t.createdAt),
     index('reviews_user_idx').on(t.userId),
     check('reviews_rating_check', sql`${t.rating} >= 1 AND ${t.rating} <= 5`),
   ],
