@@ -39,6 +39,7 @@ import { createCheckoutService } from '#server/features/checkout/checkout.servic
 import { dashboardAdminRoutes } from '#server/features/dashboard/dashboard.admin-routes.ts';
 import { createDashboardService } from '#server/features/dashboard/dashboard.service.ts';
 import { createDomainEvents } from '#server/features/events/domain-events.ts';
+import { eventsAdminRoutes } from '#server/features/events/events.admin-routes.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
 import { createMarketingService, createRunningSales } from '#server/features/marketing/marketing.service.ts';
 import { ordersRoutes } from '#server/features/orders/orders.routes.ts';
@@ -86,6 +87,8 @@ export type AppDeps = {
   adEventsApi?: AdEventsApi | null;
   /** How page views are batched before they are written (by default every second or 500 rows). */
   analyticsBatch?: { maxRows?: number; intervalMs?: number };
+  /** How often the live stream sends its heartbeat and checks each stream's session (15 s by default). */
+  liveHeartbeatMs?: number;
   /** Where the log goes (standard output by default; tests capture it). */
   logStream?: { write(line: string): void };
 };
@@ -150,9 +153,24 @@ export async function buildApp(deps: AppDeps) {
   const settings = createSettingsService({ db });
   await settings.load();
   const sessions = createSessionStore({ db });
-  const accounts = createAccountsService({ db, mailer, settings, publicUrl: config.publicUrl, jobs: deps.jobs });
+  // Each write's event: stored for the live stream and heard by every instance (PostgreSQL
+  // LISTEN/NOTIFY, Redis pub/sub, or in-process on PGlite).
+  const events = createDomainEvents({
+    database,
+    redis: deps.redis ?? null,
+    log: (message, error) => app.log.error({ err: error }, message),
+  });
+  await events.start();
+  app.addHook('onClose', () => events.close());
+  const accounts = createAccountsService({
+    db,
+    mailer,
+    settings,
+    events,
+    publicUrl: config.publicUrl,
+    jobs: deps.jobs,
+  });
   const catalog = createCatalogService({ db });
-  const events = createDomainEvents({ onError: (error) => app.log.error({ err: error }, 'event subscriber failed') });
   const marketing = createMarketingService({ db });
   const orders = createOrdersService({ db });
   const reviews = createReviewsService({
@@ -276,11 +294,16 @@ export async function buildApp(deps: AppDeps) {
       requireAdminAccess(admin);
       await admin.register(accountsAdminRoutes, {
         adminUsers: createAdminUsersService({ db }),
-        adminManagement: createAdminManagementService({ db }),
+        adminManagement: createAdminManagementService({ db, events }),
         accounts,
       });
       await admin.register(settingsAdminRoutes, { settings });
       await admin.register(auditAdminRoutes, { audit: createAuditService({ db }) });
+      await admin.register(eventsAdminRoutes, {
+        events,
+        findUser: (token) => sessions.findUser(token),
+        heartbeatMs: deps.liveHeartbeatMs,
+      });
       await admin.register(dashboardAdminRoutes, { dashboard: createDashboardService({ db }) });
       for (const prefix of ADMIN_API_PREFIXES) {
         admin.all(`${prefix}*`, async (_request, reply) =>

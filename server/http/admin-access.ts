@@ -9,8 +9,11 @@ declare module 'fastify' {
   }
 }
 
-/** Where the admin routes live (spec 7: the lists and settings, and admin management); the general rate limit leaves them to the admin limit. */
-export const ADMIN_API_PREFIXES = ['/api/admin/', '/api/admin-setup/'] as const;
+/**
+ * Where the admin routes live (spec 7: the lists and settings, admin management, and the live
+ * events' stream); the general rate limit leaves them to the admin limit.
+ */
+export const ADMIN_API_PREFIXES = ['/api/admin/', '/api/admin-setup/', '/api/atlas/'] as const;
 
 /**
  * Guards every route of the scope by the permission table: a visitor gets 401, a signed-in user

@@ -10,10 +10,12 @@ import { RESET_PASSWORD_MIN } from '#common/constants.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
 import type { Db } from '#server/db/client.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
+import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
 import { AppError, conflict, describeUniqueIndex, forbidden, invalid } from '#server/http/errors.ts';
 import type { Jobs } from '#server/jobs/job-queue.ts';
 import { accountTokens, sessions, users } from './accounts.tables.ts';
+import { toAdminUser } from './admin-users.service.ts';
 import { createAttemptLimits, loginKey } from './attempt-limits.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, toSessionUser } from './sessions.ts';
@@ -60,16 +62,23 @@ export function createAccountsService({
   db,
   mailer,
   settings,
+  events,
   publicUrl,
   jobs,
 }: {
   db: Db;
   mailer: Mailer;
   settings: SettingsService;
+  events: DomainEvents;
   publicUrl: string;
   jobs: Jobs;
 }) {
   const limits = createAttemptLimits({ db });
+
+  /** Tells the back office's live stream about an account: the users tab's fields, never a hash or a token. */
+  function announce(type: 'user_registered' | 'user_updated', user: UserRow) {
+    events.publish({ type, data: { collection: 'users', id: user.id, user: toAdminUser(user) } });
+  }
 
   async function findByEmail(email: string) {
     const [user] = await db.select().from(users).where(sameEmail(email)).limit(1);
@@ -214,6 +223,7 @@ export function createAccountsService({
       })
       .returning();
     if (!user) throw new Error('the account could not be stored');
+    announce('user_registered', user);
     if (requireEmailVerification) await mailEmailVerification(user);
     return { user: toSessionUser(user), verificationRequired: requireEmailVerification };
   }
@@ -298,6 +308,7 @@ export function createAccountsService({
       .where(eq(users.id, userId))
       .returning();
     if (!user) throw new AppError(404, 'not_found', 'Account not found');
+    if (user.username !== current.username || user.email !== current.email) announce('user_updated', user);
     if (!emailChanges) return { user: toSessionUser(user), pendingEmail: undefined };
     await mailEmailChange(user, email);
     return { user: toSessionUser(user), pendingEmail: email };
@@ -409,6 +420,7 @@ export function createAccountsService({
         .where(eq(users.id, found.user.id));
     });
     if (!newEmail) return { message: 'Email confirmed: you can sign in now' };
+    announce('user_updated', { ...found.user, email: newEmail });
     const { siteName } = await settings.get();
     await mailer.send({
       to: found.user.email,

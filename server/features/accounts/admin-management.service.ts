@@ -3,6 +3,7 @@ import type { AdminPermissions } from '#common/contracts/accounts.ts';
 import { adminSetupMessages } from '#common/contracts/admin/admin-setup.ts';
 import type { Db } from '#server/db/client.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
+import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import { AppError, notFound } from '#server/http/errors.ts';
 import { users } from './accounts.tables.ts';
 import { adminUserColumns, toAdminUser } from './admin-users.service.ts';
@@ -26,11 +27,13 @@ const actions: Record<Change, string> = {
 /**
  * The admin-management tab (back-office spec 5 and 6, owner only): make a user an admin with
  * permissions, take the rights away, change an admin's permissions. The owner cannot be modified.
- * Each change and its audit record are written in one transaction, from the row locked first.
+ * Each change and its audit record are written in one transaction, from the row locked first;
+ * once committed, the change is a `user_updated` live event (which also ends a demoted admin's
+ * open stream at once).
  */
-export function createAdminManagementService({ db }: { db: Db }) {
+export function createAdminManagementService({ db, events }: { db: Db; events: DomainEvents }) {
   async function change(kind: Change, actor: Actor, userId: string, permissions: AdminPermissions = {}) {
-    return db.transaction(async (tx) => {
+    const result = await db.transaction(async (tx) => {
       const [before] = await tx.select(adminUserColumns).from(users).where(eq(users.id, userId)).for('update');
       if (!before) throw notFound('User not found');
       if (before.role === 'owner') throw new AppError(403, 'owner_protected', adminSetupMessages.ownerProtected);
@@ -60,6 +63,8 @@ export function createAdminManagementService({ db }: { db: Db }) {
       });
       return { message: messages[kind], user: toAdminUser(row) };
     });
+    events.publish({ type: 'user_updated', data: { collection: 'users', id: userId, user: result.user } });
+    return result;
   }
 
   return {
