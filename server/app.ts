@@ -139,6 +139,15 @@ export async function buildApp(deps: AppDeps) {
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
 
+  // Before the adapters: the AI and Stripe use the keys saved in the settings (encrypted with a
+  // key derived from the signing key).
+  const settings = createSettingsService({
+    db,
+    keyMaterial: deps.signingKey,
+    log: (message, error) => app.log.warn({ err: error }, message),
+  });
+  await settings.load();
+  app.addHook('onClose', async () => settings.close());
   const { storage, mailer, ai, payments, adEventsApi } = createAdapters(
     config,
     {
@@ -147,11 +156,10 @@ export async function buildApp(deps: AppDeps) {
         info: (message, error) => app.log.info({ err: error }, message),
         warn: (message) => app.log.warn(message),
       },
+      keys: settings.keys,
     },
     deps,
   );
-  const settings = createSettingsService({ db });
-  await settings.load();
   const sessions = createSessionStore({ db });
   // Each write's event: stored for the live stream and heard by every instance (PostgreSQL
   // LISTEN/NOTIFY, Redis pub/sub, or in-process on PGlite).

@@ -20,6 +20,20 @@ export type Adapters = {
   adEventsApi: AdEventsApi | null;
 };
 
+/**
+ * The keys the owner saved in the settings (the settings service provides them), read at each
+ * call so that a saved key is used without a restart; null when none is saved.
+ */
+export type SavedKeys = {
+  aiApiKey(): string | null;
+  /** Stripe's secret and publishable keys, only as a pair. */
+  stripeKeys(): { secretKey: string; publishableKey: string } | null;
+  /** For the marketplace adapter (a later issue). */
+  marketplaceApiKey(): string | null;
+};
+
+const noSavedKeys: SavedKeys = { aiApiKey: () => null, stripeKeys: () => null, marketplaceApiKey: () => null };
+
 /** Where the adapters report what goes wrong outside (a mail not sent, a model not answering). */
 export type AdapterLog = { info(message: string, error?: unknown): void; warn(message: string): void };
 
@@ -30,19 +44,20 @@ export function createStorage(config: Config): ObjectStorage {
 
 /**
  * The one place where the configuration picks each outside service's adapter: the real provider
- * when it is configured, the embedded default otherwise. `given` replaces any of them (tests;
+ * when it is configured (or, for the AI and Stripe, when the owner saved its key in the
+ * settings: `keys`), the embedded default otherwise. `given` replaces any of them (tests;
  * main.ts's storage, which the seed uses before the app exists).
  */
 export function createAdapters(
   config: Config,
-  { db, log }: { db: Db; log: AdapterLog },
+  { db, log, keys = noSavedKeys }: { db: Db; log: AdapterLog; keys?: SavedKeys },
   given: Partial<Adapters> = {},
 ): Adapters {
   const { pixelId, eventsToken } = config.tracking;
   return {
     storage: given.storage ?? createStorage(config),
     mailer: given.mailer ?? createMailer(config, { db, log: (line, error) => log.info(line, error) }),
-    ai: given.ai ?? createAi(config, { log: (line) => log.warn(line) }),
+    ai: given.ai ?? createAi(config, { log: (line) => log.warn(line), savedApiKey: keys.aiApiKey }),
     payments:
       given.payments ??
       createPaymentProcessor(
@@ -51,6 +66,7 @@ export function createAdapters(
           stripeSecretKey: config.stripe?.secretKey,
           stripePublishableKey: config.stripe?.publishableKey,
           stripeWebhookSecret: config.stripe?.webhookSecret,
+          savedStripeKeys: keys.stripeKeys,
         },
       ),
     adEventsApi:

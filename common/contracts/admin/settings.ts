@@ -1,11 +1,14 @@
-import { SettingsChanges, SystemSettings } from '../settings.ts';
+import { AdminSettings, SettingsChanges } from '../settings.ts';
 
-/** Spec 7: the settings tab (owner only) reads every setting and saves what changed. */
-export const getAdminSettings = { method: 'GET', path: '/api/admin/settings', response: SystemSettings } as const;
+/**
+ * Spec 7: the settings tab (owner only) reads every setting, the secrets masked, and saves what
+ * changed; the answer to a save is the settings as now stored, masked the same way.
+ */
+export const getAdminSettings = { method: 'GET', path: '/api/admin/settings', response: AdminSettings } as const;
 
 export const saveAdminSettings = {
   method: 'POST',
   path: '/api/admin/settings',
   body: SettingsChanges,
-  response: SystemSettings,
+  response: AdminSettings,
 } as const;

@@ -1,6 +1,3 @@
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import * as zm from 'zod/mini';
@@ -16,8 +13,9 @@ import {
 import { analyseReviews } from '#server/features/reviews/review-analysis.ts';
 import type { AiProvider, AiTask } from './ai-provider.ts';
 import { createBuiltInAi } from './built-in-ai.ts';
-import { createAi } from './create-ai.ts';
+import { createAi, OPENAI_DEFAULTS } from './create-ai.ts';
 import { createOpenAiCompatibleAi, strictJsonSchema } from './openai-compatible-ai.ts';
+import { completion, type Recorded, type Reply, startStandIn } from './openai-stand-in.ts';
 
 const API_KEY = 'sk-test-secret-4b1d7e';
 
@@ -36,70 +34,6 @@ function countWords(text: string) {
 }
 
 const fountainReviews = seedReviews.filter((review) => review.product === 'desktop-fountain');
-
-type Recorded = { method: string; url: string; headers: IncomingHttpHeaders; body: ChatRequest };
-type ChatRequest = {
-  model: string;
-  messages: { role: string; content: string }[];
-  response_format: { type: string; json_schema: { name: string; strict: boolean; schema: unknown } };
-};
-type Reply = { status?: number; json?: unknown; raw?: string; hang?: boolean };
-
-/**
- * A local stand-in of an OpenAI-compatible server: POST /v1/chat/completions on 127.0.0.1,
- * answering whatever `reply` says, and keeping every request it receives.
- */
-async function startStandIn(reply: (request: Recorded) => Reply) {
-  const requests: Recorded[] = [];
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const recorded = {
-      method: req.method ?? '',
-      url: req.url ?? '',
-      headers: req.headers,
-      body: JSON.parse(text || '{}'),
-    };
-    requests.push(recorded);
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'Not found', type: 'invalid_request_error' } }));
-      return;
-    }
-    const answer = reply(recorded);
-    if (answer.hang) return; // never answers: the client's timeout must end the wait
-    res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
-    res.end(answer.raw ?? JSON.stringify(answer.json));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** A chat-completions answer in the wire format. */
-function completion(content: string | null, { finishReason = 'stop', refusal = null as string | null } = {}) {
-  return {
-    json: {
-      id: 'chatcmpl-test',
-      object: 'chat.completion',
-      created: 1_700_000_000,
-      model: 'stand-in-model',
-      choices: [
-        { index: 0, message: { role: 'assistant', content, refusal }, logprobs: null, finish_reason: finishReason },
-      ],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-    },
-  };
-}
 
 /** The stand-in's model: answers each task as the task's schema asks, from the user message. */
 function fakeModel({ body }: Recorded): Reply {
@@ -413,5 +347,46 @@ describe('choosing the AI', () => {
     expect(createAi(loadConfig({}), { log }).name).toBe('built-in');
     const config = loadConfig({ AI_BASE_URL: 'http://127.0.0.1:11434/v1', AI_MODEL: 'llama3.1:8b' });
     expect(createAi(config, { log }).name).toBe('openai-compatible');
+  });
+});
+
+describe('the AI key saved in the settings', () => {
+  const log = () => {};
+
+  test('read at each call: a new saved key is sent on the next call, and without one AI_API_KEY is', async () => {
+    const standIn = await startStandIn(fakeModel);
+    let saved: string | null = null;
+    try {
+      const config = loadConfig({ AI_BASE_URL: standIn.baseUrl, AI_MODEL: 'stand-in-model', AI_API_KEY: API_KEY });
+      const ai = createAi(config, { log, savedApiKey: () => saved });
+      const authorizations = () => standIn.requests.map((request) => request.headers.authorization);
+
+      await ai.run(wordCountTask, { text: 'one' });
+      saved = 'sk-saved-in-the-settings-1111';
+      await ai.run(wordCountTask, { text: 'two' });
+      saved = 'sk-saved-in-the-settings-2222';
+      await ai.run(wordCountTask, { text: 'three' });
+      saved = null;
+      await ai.run(wordCountTask, { text: 'four' });
+      expect(authorizations()).toEqual([
+        `Bearer ${API_KEY}`,
+        'Bearer sk-saved-in-the-settings-1111',
+        'Bearer sk-saved-in-the-settings-2222',
+        `Bearer ${API_KEY}`,
+      ]);
+    } finally {
+      await standIn.close();
+    }
+  });
+
+  test('without AI_BASE_URL: the built-in answers until a key is saved, then OpenAI’s own API', () => {
+    let saved: string | null = null;
+    const ai = createAi(loadConfig({}), { log, savedApiKey: () => saved });
+    expect(ai.name).toBe('built-in');
+    saved = 'sk-saved-in-the-settings-3333';
+    expect(ai.name).toBe('openai-compatible');
+    saved = null;
+    expect(ai.name).toBe('built-in');
+    expect(OPENAI_DEFAULTS.baseUrl).toBe('https://api.openai.com/v1');
   });
 });

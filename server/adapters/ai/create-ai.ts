@@ -3,8 +3,39 @@ import type { AiProvider } from './ai-provider.ts';
 import { createBuiltInAi } from './built-in-ai.ts';
 import { createOpenAiCompatibleAi } from './openai-compatible-ai.ts';
 
-/** An OpenAI-compatible server when AI_BASE_URL is set (with AI_MODEL), otherwise the built-in answers. */
-export function createAi(config: Config, { log }: { log: (line: string) => void }): AiProvider {
-  if (config.ai) return createOpenAiCompatibleAi({ ...config.ai, log });
-  return createBuiltInAi();
+/** Where a key saved in the settings goes when AI_BASE_URL is not set: OpenAI's own API. */
+export const OPENAI_DEFAULTS = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' } as const;
+
+/**
+ * The AI, chosen at each call: the OpenAI-compatible server of AI_BASE_URL (with AI_MODEL) when
+ * set, else OpenAI itself when the owner saved an AI key, else the built-in answers. The key is
+ * the one saved in the settings when there is one (read at each call, so a new key applies at
+ * once), else AI_API_KEY.
+ */
+export function createAi(
+  config: Config,
+  { log, savedApiKey = () => null }: { log: (line: string) => void; savedApiKey?: () => string | null },
+): AiProvider {
+  const builtIn = createBuiltInAi();
+  // One client per server and key; a new key makes a new one.
+  let client: { id: string; ai: AiProvider } | null = null;
+
+  function pick(): AiProvider {
+    const saved = savedApiKey();
+    const server = config.ai ?? (saved ? OPENAI_DEFAULTS : null);
+    if (!server) return builtIn;
+    const apiKey = saved ?? config.ai?.apiKey ?? null;
+    const id = `${server.baseUrl}\n${server.model}\n${apiKey ?? ''}`;
+    if (client?.id !== id) {
+      client = { id, ai: createOpenAiCompatibleAi({ baseUrl: server.baseUrl, model: server.model, apiKey, log }) };
+    }
+    return client.ai;
+  }
+
+  return {
+    get name() {
+      return pick().name;
+    },
+    run: (task, input) => pick().run(task, input),
+  };
 }

@@ -450,6 +450,49 @@ describe('Stripe adapter: the wire', () => {
     }
   });
 
+  test('the keys saved in the settings are used from the next call, without a restart', async () => {
+    // The account's key is the saved one; the key the shop started with (STRIPE_SECRET_KEY) is refused.
+    const savedKeys = {
+      secretKey: 'sk_test_saved_in_settings_5Tg8Wq',
+      publishableKey: 'pk_test_saved_in_settings_2Lp',
+    };
+    const standIn = await startStripeStandIn({ secretKey: savedKeys.secretKey });
+    let saved: typeof savedKeys | null = null;
+    try {
+      const processor = createStripeProcessor({
+        secretKey: SECRET_KEY,
+        publishableKey: PUBLISHABLE_KEY,
+        webhookSecret: null,
+        apiBase: standIn.apiBase,
+        currentKeys: () => saved,
+      });
+      const { browserConfig } = processor;
+      expect(browserConfig).toEqual({ provider: 'stripe', publishableKey: PUBLISHABLE_KEY });
+      expect((await refusal(processor.create(input()))).kind).toBe('authentication');
+
+      saved = savedKeys;
+      const payment = await processor.create(input());
+      expect(payment.status).toBe('requires_payment_method');
+      expect((await processor.retrieve(payment.id)).id).toBe(payment.id);
+      // The pages read the same object on each render: it shows the saved publishable key now.
+      expect(browserConfig).toEqual({ provider: 'stripe', publishableKey: savedKeys.publishableKey });
+      expect(standIn.requests.map((request) => request.headers.authorization)).toEqual([
+        `Bearer ${SECRET_KEY}`,
+        `Bearer ${savedKeys.secretKey}`,
+        `Bearer ${savedKeys.secretKey}`,
+      ]);
+
+      // Removed from the settings: back to the keys it started with.
+      saved = null;
+      const error = await refusal(processor.retrieve(payment.id));
+      expect(error.kind).toBe('authentication');
+      expect(error.message).not.toContain(SECRET_KEY);
+      expect(browserConfig).toEqual({ provider: 'stripe', publishableKey: PUBLISHABLE_KEY });
+    } finally {
+      await standIn.close();
+    }
+  });
+
   test('an unreachable API is reported as unavailable', async () => {
     const standIn = await startStripeStandIn({ secretKey: SECRET_KEY });
     await standIn.close();
@@ -481,6 +524,19 @@ describe('createPaymentProcessor', () => {
     expect(stripe.browserConfig).toEqual({ provider: 'stripe', publishableKey: PUBLISHABLE_KEY });
     expect(createPaymentProcessor({ db }, {}).name).toBe('local');
     expect(createPaymentProcessor({ db }, { stripeSecretKey: '', stripePublishableKey: null }).name).toBe('local');
+  });
+
+  test('Stripe’s keys saved in the settings choose Stripe at start; saved later, they wait for a restart', () => {
+    const { db } = database;
+    let saved: { secretKey: string; publishableKey: string } | null = null;
+    const savedStripeKeys = () => saved;
+    expect(createPaymentProcessor({ db }, { savedStripeKeys }).name).toBe('local');
+    saved = { secretKey: SECRET_KEY, publishableKey: PUBLISHABLE_KEY };
+    const local = createPaymentProcessor({ db }, {});
+    expect(local.name).toBe('local');
+    const stripe = createPaymentProcessor({ db }, { savedStripeKeys });
+    expect(stripe.name).toBe('stripe');
+    expect(stripe.browserConfig).toEqual({ provider: 'stripe', publishableKey: PUBLISHABLE_KEY });
   });
 
   test('one Stripe key without the other is a mistake', () => {

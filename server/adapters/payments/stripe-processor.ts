@@ -25,6 +25,11 @@ export type StripeProcessorOptions = {
   apiBase?: { host: string; port: number; protocol: 'http' | 'https' };
   /** One attempt's limit; the SDK retries a failed attempt once, with the same idempotency key. Default 20 s. */
   timeoutMs?: number;
+  /**
+   * The keys to use now, read at each call (the ones saved in the settings, so a new pair applies
+   * without a restart); null or unset: `secretKey` and `publishableKey`.
+   */
+  currentKeys?: () => { secretKey: string; publishableKey: string } | null;
 };
 
 // latest_charge carries the card's brand and last four digits.
@@ -37,7 +42,9 @@ export function createStripeProcessor({
   webhookSecret,
   apiBase,
   timeoutMs = 20_000,
+  currentKeys = () => null,
 }: StripeProcessorOptions): PaymentProcessor & { readonly name: 'stripe' } {
+  const keys = () => currentKeys() ?? { secretKey, publishableKey };
   const stripe = new Stripe(secretKey, {
     apiVersion: STRIPE_API_VERSION,
     maxNetworkRetries: 1,
@@ -47,21 +54,28 @@ export function createStripeProcessor({
     ...(apiBase ?? {}),
   });
 
-  /** Runs one API call, turning the SDK's errors into ours. */
-  async function call(request: () => Promise<Stripe.PaymentIntent>): Promise<ProviderPayment> {
+  /** Runs one API call with the secret key of the moment, turning the SDK's errors into ours. */
+  async function call(request: (apiKey: string) => Promise<Stripe.PaymentIntent>): Promise<ProviderPayment> {
+    const apiKey = keys().secretKey;
     try {
-      return toProviderPayment(await request());
+      return toProviderPayment(await request(apiKey));
     } catch (error) {
-      throw toProviderError(error, secretKey);
+      throw toProviderError(error, apiKey);
     }
   }
 
   return {
     name: 'stripe',
-    browserConfig: { provider: 'stripe', publishableKey },
+    // The publishable key of the moment each time the pages read it.
+    browserConfig: {
+      provider: 'stripe',
+      get publishableKey() {
+        return keys().publishableKey;
+      },
+    },
 
     create({ amount, email, metadata, idempotencyKey }) {
-      return call(() =>
+      return call((apiKey) =>
         stripe.paymentIntents.create(
           {
             amount,
@@ -72,31 +86,31 @@ export function createStripeProcessor({
             ...(email ? { receipt_email: email } : {}),
             expand: EXPAND,
           },
-          { idempotencyKey },
+          { idempotencyKey, apiKey },
         ),
       );
     },
 
     update(id, { amount, email, metadata, idempotencyKey }) {
-      return call(() =>
+      return call((apiKey) =>
         stripe.paymentIntents.update(
           id,
           { amount, metadata, ...(email ? { receipt_email: email } : {}), expand: EXPAND },
-          { idempotencyKey },
+          { idempotencyKey, apiKey },
         ),
       );
     },
 
     retrieve(id) {
-      return call(() => stripe.paymentIntents.retrieve(id, { expand: EXPAND }));
+      return call((apiKey) => stripe.paymentIntents.retrieve(id, { expand: EXPAND }, { apiKey }));
     },
 
     capture(id, idempotencyKey) {
-      return call(() => stripe.paymentIntents.capture(id, { expand: EXPAND }, { idempotencyKey }));
+      return call((apiKey) => stripe.paymentIntents.capture(id, { expand: EXPAND }, { idempotencyKey, apiKey }));
     },
 
     cancel(id, idempotencyKey) {
-      return call(() => stripe.paymentIntents.cancel(id, { expand: EXPAND }, { idempotencyKey }));
+      return call((apiKey) => stripe.paymentIntents.cancel(id, { expand: EXPAND }, { idempotencyKey, apiKey }));
     },
 
     parseWebhook(rawBody, signature) {

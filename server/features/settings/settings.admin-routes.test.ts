@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import type { AdminPermissions, UserRole } from '#common/contracts/accounts.ts';
-import { defaultSettings } from '#common/contracts/settings.ts';
+import { defaultAdminSettings, defaultSettings } from '#common/contracts/settings.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
 import { signedInAs } from '#server/testing/signed-in.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
@@ -39,7 +39,8 @@ describe('GET and POST /api/admin/settings', () => {
     const { browser, id } = await signedIn('owner');
     const read = await browser.get('/api/admin/settings');
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toEqual(defaultSettings);
+    expect(read.json()).toEqual(defaultAdminSettings);
+    expect(read.headers['cache-control']).toBe('no-store');
 
     const saved = await browser.post('/api/admin/settings', {
       siteName: 'Stillwater Calm',
@@ -50,7 +51,7 @@ describe('GET and POST /api/admin/settings', () => {
     });
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toEqual({
-      ...defaultSettings,
+      ...defaultAdminSettings,
       siteName: 'Stillwater Calm',
       generalRateLimit: 1000,
       adminRateLimit: 500,
@@ -82,7 +83,7 @@ describe('GET and POST /api/admin/settings', () => {
 
     // Back to the defaults, for the tests after this one.
     const restored = await browser.post('/api/admin/settings', defaultSettings);
-    expect(restored.json()).toEqual(defaultSettings);
+    expect(restored.json()).toEqual(defaultAdminSettings);
   });
 
   test.each([
@@ -97,6 +98,16 @@ describe('GET and POST /api/admin/settings', () => {
     [{ socialUrl: 'http://example.com' }, 'socialUrl'],
     [{ maintenanceMode: 'yes' }, 'maintenanceMode'],
     [{ ownerEmail: 'x@example.com' }, ''],
+    [{ stripeSecretKey: 'pk_test_51NotASecretKeyAtAll' }, 'stripeSecretKey'],
+    [{ stripeSecretKey: 'sk_test_short' }, 'stripeSecretKey'],
+    [{ stripeSecretKey: 12345 }, 'stripeSecretKey'],
+    [{ stripePublishableKey: 'sk_test_51ThisIsTheSecretOne' }, 'stripePublishableKey'],
+    [{ aiApiKey: 'has spaces in the middle of it' }, 'aiApiKey'],
+    [{ aiApiKey: 'tooshort' }, 'aiApiKey'],
+    [{ aiApiKey: 'x'.repeat(301) }, 'aiApiKey'],
+    [{ aliexpressApiKey: '12345' }, 'aliexpressApiKey'],
+    [{ aliexpressApiKey: 'ключ-с-буквами' }, 'aliexpressApiKey'],
+    [{ stripeSecretKey: 'sk_test_51OnlyTheSecretKeyNoPublicOne' }, 'stripePublishableKey'],
   ])('a bad value (%j) is refused with 400 and nothing is saved', async (body, field) => {
     const { browser } = await signedIn('owner');
     const before = (await browser.get('/api/admin/settings')).json();
@@ -105,5 +116,60 @@ describe('GET and POST /api/admin/settings', () => {
     expect(response.json()).toMatchObject({ code: 'invalid_input' });
     if (field) expect(response.json().field).toBe(field);
     expect((await browser.get('/api/admin/settings')).json()).toEqual(before);
+  });
+});
+
+describe('the secret fields', () => {
+  const keys = {
+    stripeSecretKey: 'sk_test_51RoutesTestSecretKey0123abcd',
+    stripePublishableKey: 'pk_test_51RoutesTestPublishableKey',
+    aliexpressApiKey: 'ae-app-key-routes-test-wxyz',
+    aiApiKey: 'sk-proj-routes-test-ai-key-9876',
+  };
+  const secrets = [keys.stripeSecretKey, keys.aliexpressApiKey, keys.aiApiKey];
+
+  test('saved, never answered in full (masked to the last 4), the mask sent back keeps them, the audit masks them', async () => {
+    const { browser, id } = await signedIn('owner');
+    const saved = await browser.post('/api/admin/settings', keys);
+    expect(saved.statusCode).toBe(200);
+    const masked = {
+      ...defaultAdminSettings,
+      stripePublishableKey: keys.stripePublishableKey,
+      stripeSecretKey: '••••abcd',
+      aliexpressApiKey: '••••wxyz',
+      aiApiKey: '••••9876',
+    };
+    expect(saved.json()).toEqual(masked);
+    const read = await browser.get('/api/admin/settings');
+    expect(read.json()).toEqual(masked);
+    for (const response of [saved, read]) {
+      for (const secret of secrets) expect(response.body).not.toContain(secret);
+    }
+
+    // The whole form sent back as it was read changes nothing and records nothing.
+    const records = async () => db.select().from(auditLog).where(eq(auditLog.actorUserId, id));
+    expect(await records()).toHaveLength(1);
+    const unchanged = await browser.post('/api/admin/settings', read.json());
+    expect(unchanged.json()).toEqual(masked);
+    expect(await records()).toHaveLength(1);
+    const [record] = await records();
+    for (const secret of secrets) expect(JSON.stringify(record)).not.toContain(secret);
+    expect(record?.details).toMatchObject({ after: { stripeSecretKey: '••••abcd', aiApiKey: '••••9876' } });
+
+    // The storefront's settings hold no key, not even the public one (the checkout gets that itself).
+    const publicSettings = await testClient(app, { remoteAddress: address() }).get('/api/settings/public');
+    for (const value of [...secrets, keys.stripePublishableKey, '••••'])
+      expect(publicSettings.body).not.toContain(value);
+    expect(Object.keys(publicSettings.json())).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/key|secret/i)]),
+    );
+
+    const cleared = await browser.post('/api/admin/settings', {
+      stripeSecretKey: null,
+      stripePublishableKey: null,
+      aliexpressApiKey: '',
+      aiApiKey: '',
+    });
+    expect(cleared.json()).toEqual(defaultAdminSettings);
   });
 });

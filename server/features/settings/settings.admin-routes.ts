@@ -6,11 +6,16 @@ import type { SettingsService } from './settings.service.ts';
 export const settingsAdminRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }> = async (app, { settings }) => {
   const tags = ['admin'];
   const owner = { config: { access: 'owner' as const } };
+  // Secrets are masked in both answers; no cache may keep them anyway.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
   app.get(
     getAdminSettings.path,
     { ...owner, schema: { tags, response: { 200: getAdminSettings.response } } },
     // Fresh from the database: another instance may have saved a moment ago.
-    async () => settings.load(),
+    async () => settings.adminView(),
   );
   app.post(
     saveAdminSettings.path,
