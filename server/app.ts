@@ -13,6 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { CSRF_HEADER } from '#common/constants.ts';
+import { settingsDefaults } from '#common/settings-defaults.ts';
 import { createAdapters } from '#server/adapters/adapters.ts';
 import type { AiProvider } from '#server/adapters/ai/ai-provider.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
@@ -57,6 +58,7 @@ import { clientErrorHandler, frameworkErrorHandler, handleError, sendError } fro
 import { healthRoutes } from '#server/http/health.routes.ts';
 import { parseQueryString, refuseUnsafeStrings } from '#server/http/input-guard.ts';
 import { logSerializers } from '#server/http/logging.ts';
+import { maintenanceMode } from '#server/http/maintenance.ts';
 import { mediaRoutes } from '#server/http/media.routes.ts';
 import { createPublicCache } from '#server/http/public-cache.ts';
 import { addSecurityHeaders, dataSecurityHeaders } from '#server/http/security.ts';
@@ -270,6 +272,13 @@ export async function buildApp(deps: AppDeps) {
       "default-src 'self'; base-uri 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; frame-ancestors 'none'",
   });
 
+  // Before every route: maintenance mode closes the shop to all but admins and the open paths.
+  maintenanceMode(app, {
+    isMaintenance: () => settings.current()?.maintenanceMode ?? false,
+    findUser: (token) => sessions.findUser(token),
+    siteName: () => settings.current()?.siteName ?? settingsDefaults.siteName,
+    isInternal,
+  });
   await app.register(healthRoutes, { db });
   await app.register(mediaRoutes, { storage });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
