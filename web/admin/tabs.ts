@@ -25,6 +25,7 @@ export const tabLabels: Record<AdminTab, string> = {
  * adding a tab is one line here. Tabs not listed are not offered.
  */
 export const tabModules: Partial<Record<AdminTab, () => Promise<TabModule>>> = {
+  dashboard: () => import('./dashboard/dashboard-tab.tsx'),
   users: () => import('./users/users-tab.tsx'),
   'admin-management': () => import('./admin-management/admin-management-tab.tsx'),
 };

@@ -160,7 +160,7 @@ export default function AdminManagementTab({ user: me }: TabProps) {
                           type="button"
                           className={smallButton}
                           onClick={() => setEditing({ user, mode: 'promote' })}
-                          aria-label={`Make ${user.username} an admin`}
+                          aria-label={`Make Admin: ${user.username}`}
                         >
                           Make Admin
                         </button>
