@@ -28,4 +28,5 @@ export const tabModules: Partial<Record<AdminTab, () => Promise<TabModule>>> = {
   dashboard: () => import('./dashboard/dashboard-tab.tsx'),
   users: () => import('./users/users-tab.tsx'),
   'admin-management': () => import('./admin-management/admin-management-tab.tsx'),
+  settings: () => import('./settings/settings-tab.tsx'),
 };
