@@ -1,9 +1,11 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router';
 import type { SessionUser } from '#common/contracts/accounts.ts';
 import { type AdminTab, adminTabs, deniedMessages, tabAccess, visibleTabs } from '#common/permissions.ts';
+import { LiveIndicator } from './live/live-indicator.tsx';
+import { type LiveMessage, useLiveEvents } from './live/use-live-events.ts';
 import { createAdminQueryClient } from './query-client.ts';
 import { SOCIAL_SHOP_RETURN_PARAMS, socialShopReturnMessage } from './social-shop-return.ts';
 import { tabLabels, tabModules } from './tabs.ts';
@@ -74,6 +76,7 @@ export function AdminApp({ user }: { user: SessionUser }) {
               Signed in as {user.username} ({user.role === 'owner' ? 'owner' : 'admin'})
             </p>
           </div>
+          {hydrated ? <LiveUpdates /> : null}
         </div>
         <div className="mt-4">
           <FlashMessage flash={flash} />
@@ -118,6 +121,24 @@ export function AdminApp({ user }: { user: SessionUser }) {
       </div>
     </QueryClientProvider>
   );
+}
+
+/**
+ * The live connection (spec 7): its indicator, and each event refreshes what shows its collection
+ * (the lists keyed ['admin', collection]) and the dashboard; after a gap too long to replay,
+ * everything is loaded again.
+ */
+function LiveUpdates() {
+  const queryClient = useQueryClient();
+  const live = useLiveEvents({
+    onEvent: (message: LiveMessage) => {
+      void queryClient.invalidateQueries({ queryKey: ['admin', message.data.collection] });
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'dashboard'] });
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
+    },
+    onReload: () => void queryClient.invalidateQueries({ queryKey: ['admin'] }),
+  });
+  return <LiveIndicator status={live.status} error={live.error} onReconnect={live.reconnect} />;
 }
 
 function Loading() {
