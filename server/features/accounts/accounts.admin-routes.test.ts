@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import type { AdminPermissions, UserRole } from '#common/contracts/accounts.ts';
+import type { AdminUser } from '#common/contracts/admin/users.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
+import { storedEventsAbout } from '#server/features/events/stored-events.testing.ts';
 import { settings } from '#server/features/settings/settings.tables.ts';
 import { mailedToken } from '#server/testing/mail.ts';
 import { signedInAs } from '#server/testing/signed-in.ts';
@@ -201,6 +203,14 @@ describe('admin management (owner only)', () => {
       after: { role: 'admin', adminPermissions: { manageUsers: true } },
     });
     expect(audited[0]?.ip).toMatch(/^10\.73\./);
+    // Each change is a user_updated live event (the registration before them a user_registered).
+    const heard = await storedEventsAbout<{ user: AdminUser }>(db, id, 4);
+    expect(heard.map((event) => [event.type, event.data.user.role, event.data.user.adminPermissions])).toEqual([
+      ['user_registered', 'user', {}],
+      ['user_updated', 'admin', { manageUsers: true }],
+      ['user_updated', 'admin', { manageUsers: false, downloadXlsx: true }],
+      ['user_updated', 'user', {}],
+    ]);
   });
 
   test('the owner cannot be modified, owner is no grantable permission, and a plain user has no permissions to update', async () => {

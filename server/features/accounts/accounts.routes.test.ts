@@ -1,6 +1,8 @@
 import { and, eq, like } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
+import type { AdminUser } from '#common/contracts/admin/users.ts';
 import { emailOutbox } from '#server/adapters/email/outbox.tables.ts';
+import { storedEventsAbout } from '#server/features/events/stored-events.testing.ts';
 import { settings } from '#server/features/settings/settings.tables.ts';
 import type { JobQueue } from '#server/jobs/job-queue.ts';
 import { createJobs } from '#server/jobs/job-queue.ts';
@@ -65,6 +67,27 @@ describe('registration', () => {
     expect(stored[0]?.idHash).not.toBe(cookie?.value);
     const [user] = await db.select().from(users).where(eq(users.id, me.user.id));
     expect(user?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    // The back office hears of it (live events): the users tab's fields, never the password's hash.
+    const [event] = await storedEventsAbout(db, me.user.id, 1);
+    expect(event).toEqual({
+      type: 'user_registered',
+      collection: 'users',
+      data: {
+        collection: 'users',
+        id: me.user.id,
+        user: {
+          id: me.user.id,
+          username: account.username,
+          email: account.email,
+          role: 'user',
+          isAdmin: false,
+          adminPermissions: {},
+          createdAt: expect.any(String),
+          lastLoginAt: null,
+        },
+      },
+    });
+    expect(JSON.stringify(event)).not.toContain('argon2');
   });
 
   test('a taken email or username is a 409, whatever its case', async () => {
@@ -315,7 +338,7 @@ describe('profile and password', () => {
   });
 
   test('updates the username at once, with the same rules and uniqueness as registration', async () => {
-    const { browser, account } = await registered();
+    const { browser, account, user } = await registered();
     const { account: other } = await registered();
     const next = newAccount();
     const updated = await browser.put('/api/auth/profile', { username: next.username, email: account.email });
@@ -324,6 +347,11 @@ describe('profile and password', () => {
       message: 'Profile updated',
       user: expect.objectContaining({ username: next.username, email: account.email }),
     });
+    const heard = await storedEventsAbout<{ user: AdminUser }>(db, user.id, 2);
+    expect(heard.map((event) => [event.type, event.data.user.username])).toEqual([
+      ['user_registered', account.username],
+      ['user_updated', next.username],
+    ]);
     expect(
       (await browser.put('/api/auth/profile', { username: other.username, email: account.email })).statusCode,
     ).toBe(409);
@@ -338,7 +366,7 @@ describe('profile and password', () => {
   });
 
   test('a new email needs the current password and takes effect only when confirmed; the old address is told', async () => {
-    const { browser, account } = await registered();
+    const { browser, account, user } = await registered();
     const fresh = newAccount().email;
     const body = { username: account.username, email: fresh };
     const missing = await browser.put('/api/auth/profile', body);
@@ -366,6 +394,12 @@ describe('profile and password', () => {
     // Opening the link switches the address; the old one is told and no longer signs in.
     const confirmed = await client().post('/api/auth/verify-email', { token });
     expect(confirmed.json()).toEqual({ message: `Your email address is now ${fresh}` });
+    // Only the confirmed change is news to the back office, not the pending one.
+    const heard = await storedEventsAbout<{ user: AdminUser }>(db, user.id, 2);
+    expect(heard.map((event) => [event.type, event.data.user.email])).toEqual([
+      ['user_registered', account.email],
+      ['user_updated', fresh],
+    ]);
     expect((await browser.get('/api/auth/me')).json().user.email).toBe(fresh);
     expect(lastMail(mailbox, account.email, 'email-changed').text).toContain(fresh);
     expect((await client().post('/api/auth/login', { email: fresh, password: account.password })).statusCode).toBe(200);
