@@ -78,8 +78,10 @@ export interface DomainEvents {
   subscribe(listener: EventListener): () => void;
   /** Every stored event once, with its id, from every instance (this one's too, once stored). */
   subscribeStored(listener: StoredEventListener): () => void;
-  /** The id of the newest stored event this instance has delivered (where a new stream starts). */
+  /** The id of the newest stored event this instance has delivered. */
   lastId(): number;
+  /** The id of the newest stored event, whether or not it has reached this instance yet (where a new stream starts). */
+  newestStoredId(): Promise<number>;
   /** What a client that last saw `afterId` missed, from the stored backlog. */
   backlog(afterId: number): Promise<BacklogAnswer>;
   /** Tells every instance (this one at once, synchronously) to act on the signal. */
@@ -296,6 +298,10 @@ export function createDomainEvents({
       return () => storedListeners.delete(listener);
     },
     lastId: () => lastId,
+    async newestStoredId() {
+      const [newest] = await db.select({ id: max(liveEvents.id) }).from(liveEvents);
+      return Number(newest?.id ?? 0);
+    },
     backlog: (afterId) => readBacklog(db, afterId),
     notifyInternal(signal) {
       tellSignal(signal);

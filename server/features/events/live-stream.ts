@@ -181,7 +181,8 @@ export function createLiveStreams({
       write(connection, sse.retry(LIVE_RECONNECT_STEP_MS));
       try {
         if (lastEventId === undefined) {
-          connection.cursor = events.lastId();
+          // What was stored before the stream opened is history, even if still on its way here.
+          connection.cursor = await events.newestStoredId();
         } else {
           const backlog = await events.backlog(lastEventId);
           if (backlog.reload) {
