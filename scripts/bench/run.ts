@@ -13,6 +13,7 @@ import { checkoutBench, countCheckoutStatements, csrfHeaders, intentBody } from 
 import { nextClientAddress } from './client-address.ts';
 import { measureFirstLoadJs } from './first-load-js.ts';
 import { measureLighthouse } from './lighthouse.ts';
+import { type LiveEventsBenchResult, liveEventsTargets, liveEventsText, measureLiveEvents } from './live-events.ts';
 import { measureLoad, withBareServer } from './load.ts';
 import { root, stopAllProcesses } from './processes.ts';
 import { type BenchResults, evaluateTargets, resultsFile, type StageError, summary, writeResults } from './report.ts';
@@ -31,7 +32,7 @@ const apiEndpoints = [
 const pageViewEndpoint = 'POST /api/analytics/pageview';
 const browserUserAgent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
-const sectionNames = ['js', 'lighthouse', 'api', 'checkout', 'reviews'] as const;
+const sectionNames = ['js', 'lighthouse', 'api', 'checkout', 'reviews', 'live-events'] as const;
 type Section = (typeof sectionNames)[number];
 /** `npm run bench -- reviews` measures only the sections named; none named measures all. */
 const sections = parseSections(process.argv.slice(2));
@@ -296,7 +297,9 @@ async function main(): Promise<number> {
     buildWebApp();
     return true;
   });
-  const shop = built ? await stage('start the shop', results.errors, () => startShop()) : null;
+  // The live events run their own shops: the embedded shop starts only for the other sections.
+  const embeddedSections = sections.some((section) => section !== 'live-events');
+  const shop = built && embeddedSections ? await stage('start the shop', results.errors, () => startShop()) : null;
   if (shop) {
     runningShop = shop;
     const checkoutNext = sections.includes('checkout');
@@ -319,6 +322,11 @@ async function main(): Promise<number> {
     else if (checkoutNext) await rm(shop.dataDir, { recursive: true, force: true });
   }
 
+  let liveEvents: LiveEventsBenchResult | null = null;
+  if (built && sections.includes('live-events')) {
+    liveEvents = await stage('live events: 1,000 open admin streams', results.errors, () => measureLiveEvents());
+  }
+
   // An interrupted run records nothing: latest.json keeps the last complete run.
   if (interrupted) return 130;
   results.durationSeconds = (performance.now() - started) / 1000;
@@ -328,6 +336,13 @@ async function main(): Promise<number> {
     apiEndpoints.map((endpoint) => endpoint.name),
     pageViewEndpoint,
   );
+  if (sections.includes('live-events')) {
+    targets.push(...liveEventsTargets(liveEvents));
+    if (liveEvents) {
+      Object.assign(results, { liveEvents });
+      process.stdout.write(`\n${liveEventsText(liveEvents)}`);
+    }
+  }
   process.stdout.write(`\n${summary(results, targets)}\n`);
   await writeResults(results, targets);
   process.stdout.write(`\nFull results: ${path.relative(root, resultsFile)}\n`);
