@@ -70,13 +70,15 @@ export function createLiveStreams({
   const allowed = (user: SessionUser, event: StoredEvent) => hasAccess(user, collectionAccess[event.data.collection]);
 
   function write(connection: Connection, chunk: string) {
-    if (connection.out.writableLength > MAX_UNSENT_BYTES) return end(connection);
-    connection.out.write(chunk);
+    const { out } = connection;
+    // Gone (the client left; 'close' follows), or too far behind.
+    if (out.destroyed || out.writableEnded || out.writableLength > MAX_UNSENT_BYTES) return end(connection);
+    out.write(chunk);
   }
 
   function end(connection: Connection) {
     if (!connections.delete(connection)) return;
-    connection.out.end();
+    if (!connection.out.destroyed) connection.out.end();
   }
 
   function revoke(connection: Connection) {
