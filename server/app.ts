@@ -141,11 +141,24 @@ export async function buildApp(deps: AppDeps) {
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
 
+  // Each write's event: stored for the live stream and heard by every instance (PostgreSQL
+  // LISTEN/NOTIFY, Redis pub/sub, or in-process on PGlite).
+  const events = createDomainEvents({
+    database,
+    redis: deps.redis ?? null,
+    log: (message, error) => app.log.error({ err: error }, message),
+  });
+  await events.start();
+  app.addHook('onClose', () => events.close());
   // Before the adapters: the AI and Stripe use the keys saved in the settings (encrypted with a
-  // key derived from the signing key).
+  // key derived from the signing key). A save is heard by every instance at once.
   const settings = createSettingsService({
     db,
     keyMaterial: deps.signingKey,
+    signal: {
+      publish: () => events.notifyInternal('settings_changed'),
+      subscribe: (onChange) => events.onInternal('settings_changed', onChange),
+    },
     log: (message, error) => app.log.warn({ err: error }, message),
   });
   await settings.load();
@@ -163,15 +176,6 @@ export async function buildApp(deps: AppDeps) {
     deps,
   );
   const sessions = createSessionStore({ db });
-  // Each write's event: stored for the live stream and heard by every instance (PostgreSQL
-  // LISTEN/NOTIFY, Redis pub/sub, or in-process on PGlite).
-  const events = createDomainEvents({
-    database,
-    redis: deps.redis ?? null,
-    log: (message, error) => app.log.error({ err: error }, message),
-  });
-  await events.start();
-  app.addHook('onClose', () => events.close());
   const accounts = createAccountsService({
     db,
     mailer,
