@@ -65,19 +65,19 @@ export function maintenanceMode(
     if (isOpen(path)) return done();
     const token = request.cookies[SESSION_COOKIE];
     if (!token) {
-      closed(request, reply, path);
+      closed(reply, path);
       return;
     }
     findUser(token).then(
       (user) => {
         if (user?.isAdmin) done();
-        else closed(request, reply, path);
+        else closed(reply, path);
       },
       (error: Error) => done(error),
     );
   });
 
-  function closed(_request: FastifyRequest, reply: FastifyReply, path: string) {
+  function closed(reply: FastifyReply, path: string) {
     reply.header('retry-after', String(MAINTENANCE_RETRY_AFTER_SECONDS)).header('cache-control', 'no-store');
     if (path.startsWith('/api/')) {
       sendError(reply, 503, { error: MAINTENANCE_MESSAGE, code: 'maintenance' });
