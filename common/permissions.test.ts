@@ -5,6 +5,7 @@ import {
   deniedMessages,
   hasAccess,
   permissionLabels,
+  permissionNames,
   RESERVED_PERMISSION,
   tabAccess,
   visibleTabs,
@@ -64,5 +65,11 @@ describe('the permission table (back-office spec 6)', () => {
     expect(deniedMessages.owner).toBe('Only the owner can access admin management features.');
     expect(deniedMessages.uploadProducts).toBe("You don't have permission to manage products.");
     expect(deniedMessages.downloadXlsx).toBe("You don't have permission to export data.");
+  });
+});
+
+describe('permissionNames', () => {
+  test('the four permissions of the contract, in its order', () => {
+    expect(permissionNames).toEqual([...adminPermissionNames]);
   });
 });

@@ -45,6 +45,9 @@ export const permissionLabels: Record<AdminPermissionName, string> = {
   manageNewsletters: 'Manage Newsletters & Subscribers',
 };
 
+/** The permissions in the spec's order, as plain data: browser code lists them without loading zod. */
+export const permissionNames = Object.keys(permissionLabels) as AdminPermissionName[];
+
 /**
  * What a signed-in user without the access is told (spec 6 where it gives the sentence; the
  * manageUsers and manageNewsletters sentences follow its pattern).

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
-import { type AdminPermissions, adminPermissionNames } from '#common/contracts/accounts.ts';
+import type { AdminPermissions } from '#common/contracts/accounts.ts';
 import type { AdminUser } from '#common/contracts/admin/users.ts';
-import { permissionLabels } from '#common/permissions.ts';
+import { permissionLabels, permissionNames } from '#common/permissions.ts';
 import { Modal } from '../ui/modal.tsx';
 import { primaryButton, secondaryButton } from '../ui/styles.ts';
 
@@ -45,7 +45,7 @@ export function PermissionsDialog({
           Every admin sees the dashboard and reviews; each permission opens more of the back office.
         </p>
         <div className="mt-4 space-y-3">
-          {adminPermissionNames.map((name) => (
+          {permissionNames.map((name) => (
             <label key={name} className="flex items-center gap-3 text-stone-800">
               <input
                 type="checkbox"
