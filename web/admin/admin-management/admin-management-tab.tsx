@@ -9,7 +9,7 @@ import { api } from '#web/common/browser-api.ts';
 import type { TabProps } from '../tabs.ts';
 import { useConfirm } from '../ui/confirm-dialog.tsx';
 import { FlashMessage, useFlashMessage } from '../ui/flash-message.tsx';
-import { EmptyRow, ListFooter, SearchField, tableStyles } from '../ui/list-controls.tsx';
+import { AdminTable, ListFooter, listStatus, PlainHeaders, SearchField, tableStyles } from '../ui/list-controls.tsx';
 import { smallButton } from '../ui/styles.ts';
 import { useAdminList } from '../ui/use-admin-list.ts';
 import { AuditLog } from './audit-log.tsx';
@@ -107,78 +107,59 @@ export default function AdminManagementTab({ user: me }: TabProps) {
         <div className="mt-4">
           <FlashMessage flash={flash} />
         </div>
-        <div className={tableStyles.wrapper}>
-          <table className={tableStyles.table}>
-            <caption className="sr-only">Users and their admin rights</caption>
-            <thead className={tableStyles.head}>
-              <tr>
-                {['Username', 'Email', 'Role', 'Permissions', 'Actions'].map((heading) => (
-                  <th key={heading} scope="col" className="px-4 py-3 text-left font-medium">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-sage-100">
-              {list.isLoading ? (
-                <EmptyRow columns={5}>Loading users…</EmptyRow>
-              ) : list.error ? (
-                <EmptyRow columns={5}>{errorMessage(list.error, 'Failed to load users')}</EmptyRow>
-              ) : list.rows.length === 0 ? (
-                <EmptyRow columns={5}>No users found.</EmptyRow>
-              ) : (
-                list.rows.map((user) => (
-                  <tr key={user.id}>
-                    <td className={`${tableStyles.cell} font-medium text-stone-900`}>{user.username}</td>
-                    <td className={tableStyles.cell}>{user.email}</td>
-                    <td className={`${tableStyles.cell} capitalize`}>{user.role}</td>
-                    <td className={tableStyles.cell}>{permissionSummary(user)}</td>
-                    <td className={tableStyles.cell}>
-                      {user.role === 'owner' || user.id === me.id ? (
-                        <span className="text-stone-600">Cannot be changed</span>
-                      ) : user.role === 'admin' ? (
-                        <div className="flex flex-wrap gap-2">
-                          <button
-                            type="button"
-                            className={smallButton}
-                            onClick={() => setEditing({ user, mode: 'edit' })}
-                            aria-label={`Edit permissions of ${user.username}`}
-                          >
-                            Edit Permissions
-                          </button>
-                          <button
-                            type="button"
-                            className={smallButton}
-                            onClick={() => void askRemove(user)}
-                            aria-label={`Remove admin privileges of ${user.username}`}
-                          >
-                            Remove Admin
-                          </button>
-                        </div>
-                      ) : (
-                        <button
-                          type="button"
-                          className={smallButton}
-                          onClick={() => setEditing({ user, mode: 'promote' })}
-                          aria-label={`Make Admin: ${user.username}`}
-                        >
-                          Make Admin
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-        <ListFooter
-          shown={list.rows.length}
-          total={list.total}
-          hasMore={list.hasMore}
-          loading={list.isLoadingMore}
-          onLoadMore={list.loadMore}
-        />
+        <AdminTable
+          caption="Users and their admin rights"
+          columns={5}
+          status={listStatus(list, {
+            loading: 'Loading users…',
+            failed: 'Failed to load users',
+            empty: 'No users found.',
+          })}
+          headers={<PlainHeaders names={['Username', 'Email', 'Role', 'Permissions', 'Actions']} />}
+        >
+          {list.rows.map((user) => (
+            <tr key={user.id}>
+              <td className={`${tableStyles.cell} font-medium text-stone-900`}>{user.username}</td>
+              <td className={tableStyles.cell}>{user.email}</td>
+              <td className={`${tableStyles.cell} capitalize`}>{user.role}</td>
+              <td className={tableStyles.cell}>{permissionSummary(user)}</td>
+              <td className={tableStyles.cell}>
+                {user.role === 'owner' || user.id === me.id ? (
+                  <span className="text-stone-600">Cannot be changed</span>
+                ) : user.role === 'admin' ? (
+                  <div className="flex flex-wrap gap-2">
+                    <button
+                      type="button"
+                      className={smallButton}
+                      onClick={() => setEditing({ user, mode: 'edit' })}
+                      aria-label={`Edit permissions of ${user.username}`}
+                    >
+                      Edit Permissions
+                    </button>
+                    <button
+                      type="button"
+                      className={smallButton}
+                      onClick={() => void askRemove(user)}
+                      aria-label={`Remove admin privileges of ${user.username}`}
+                    >
+                      Remove Admin
+                    </button>
+                  </div>
+                ) : (
+                  <button
+                    type="button"
+                    className={smallButton}
+                    onClick={() => setEditing({ user, mode: 'promote' })}
+                    aria-label={`Make Admin: ${user.username}`}
+                  >
+                    Make Admin
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
+        <ListFooter list={list} />
       </section>
       <AuditLog />
       <PermissionsDialog

@@ -1,7 +1,6 @@
 import type { AuditEntry, listAuditLog } from '#common/contracts/admin/audit.ts';
-import { errorMessage } from '#web/common/api-client.ts';
 import { formatDateTime } from '../ui/format.ts';
-import { EmptyRow, ListFooter, tableStyles } from '../ui/list-controls.tsx';
+import { AdminTable, ListFooter, listStatus, PlainHeaders, tableStyles } from '../ui/list-controls.tsx';
 import { useAdminList } from '../ui/use-admin-list.ts';
 
 const path: (typeof listAuditLog)['path'] = '/api/admin/audit-log';
@@ -39,52 +38,33 @@ export function AuditLog() {
         Audit log
       </h2>
       <p className="mt-1 text-sm text-stone-600">Every change made in the back office, newest first.</p>
-      <div className={`mt-4 ${tableStyles.wrapper}`}>
-        <table className={tableStyles.table}>
-          <caption className="sr-only">Audit log</caption>
-          <thead className={tableStyles.head}>
-            <tr>
-              {['When', 'Who', 'Action', 'Record', 'Changes', 'From'].map((heading) => (
-                <th key={heading} scope="col" className="px-4 py-3 text-left font-medium">
-                  {heading}
-                </th>
-              ))}
+      <div className="mt-4">
+        <AdminTable
+          caption="Audit log"
+          columns={6}
+          status={listStatus(list, {
+            loading: 'Loading the audit log…',
+            failed: 'Failed to load the audit log',
+            empty: 'Nothing recorded yet.',
+          })}
+          headers={<PlainHeaders names={['When', 'Who', 'Action', 'Record', 'Changes', 'From']} />}
+        >
+          {list.rows.map((entry) => (
+            <tr key={entry.id}>
+              <td className={`${tableStyles.cell} whitespace-nowrap`}>{formatDateTime(entry.createdAt)}</td>
+              <td className={tableStyles.cell}>{entry.actor?.username ?? '(deleted account)'}</td>
+              <td className={`${tableStyles.cell} font-mono text-xs`}>{entry.action}</td>
+              <td className={tableStyles.cell}>
+                {entry.entityType}
+                {entry.entityId ? <span className="block font-mono text-xs">{entry.entityId}</span> : null}
+              </td>
+              <td className={`${tableStyles.cell} max-w-md break-words text-xs`}>{describeChanges(entry.details)}</td>
+              <td className={`${tableStyles.cell} font-mono text-xs`}>{entry.ip ?? '—'}</td>
             </tr>
-          </thead>
-          <tbody className="divide-y divide-sage-100">
-            {list.isLoading ? (
-              <EmptyRow columns={6}>Loading the audit log…</EmptyRow>
-            ) : list.error ? (
-              <EmptyRow columns={6}>{errorMessage(list.error, 'Failed to load the audit log')}</EmptyRow>
-            ) : list.rows.length === 0 ? (
-              <EmptyRow columns={6}>Nothing recorded yet.</EmptyRow>
-            ) : (
-              list.rows.map((entry) => (
-                <tr key={entry.id}>
-                  <td className={`${tableStyles.cell} whitespace-nowrap`}>{formatDateTime(entry.createdAt)}</td>
-                  <td className={tableStyles.cell}>{entry.actor?.username ?? '(deleted account)'}</td>
-                  <td className={`${tableStyles.cell} font-mono text-xs`}>{entry.action}</td>
-                  <td className={tableStyles.cell}>
-                    {entry.entityType}
-                    {entry.entityId ? <span className="block font-mono text-xs">{entry.entityId}</span> : null}
-                  </td>
-                  <td className={`${tableStyles.cell} max-w-md break-words text-xs`}>
-                    {describeChanges(entry.details)}
-                  </td>
-                  <td className={`${tableStyles.cell} font-mono text-xs`}>{entry.ip ?? '—'}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       </div>
-      <ListFooter
-        shown={list.rows.length}
-        total={list.total}
-        hasMore={list.hasMore}
-        loading={list.isLoadingMore}
-        onLoadMore={list.loadMore}
-      />
+      <ListFooter list={list} />
     </section>
   );
 }

@@ -12,7 +12,7 @@ import { formatCents } from '#common/money.ts';
 import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { formatDateTime } from '../ui/format.ts';
-import { EmptyRow, SelectField, tableStyles } from '../ui/list-controls.tsx';
+import { AdminTable, PlainHeaders, SelectField, tableStyles } from '../ui/list-controls.tsx';
 import { Modal } from '../ui/modal.tsx';
 import { secondaryButton } from '../ui/styles.ts';
 
@@ -220,38 +220,27 @@ function RecentOrders({ orders }: { orders: Dashboard['recentOrders'] }) {
   return (
     <div className="lg:col-span-2">
       <h3 className="font-serif text-xl text-sage-900">Recent orders</h3>
-      <div className={`mt-3 ${tableStyles.wrapper}`}>
-        <table className={tableStyles.table}>
-          <caption className="sr-only">Recent orders</caption>
-          <thead className={tableStyles.head}>
-            <tr>
-              {['Order', 'Customer', 'Items', 'Total', 'Status', 'Placed'].map((heading) => (
-                <th key={heading} scope="col" className="px-4 py-3 text-left font-medium">
-                  {heading}
-                </th>
-              ))}
+      <div className="mt-3">
+        <AdminTable
+          caption="Recent orders"
+          columns={6}
+          status={orders.length === 0 ? 'No orders in this range.' : null}
+          headers={<PlainHeaders names={['Order', 'Customer', 'Items', 'Total', 'Status', 'Placed']} />}
+        >
+          {orders.map((order) => (
+            <tr key={order.id}>
+              <td className={`${tableStyles.cell} font-mono text-xs`}>{order.orderNumber}</td>
+              <td className={tableStyles.cell}>
+                {order.customerInfo.name}
+                <span className="block text-xs text-stone-600">{order.customerInfo.email}</span>
+              </td>
+              <td className={tableStyles.cell}>{order.itemCount}</td>
+              <td className={tableStyles.cell}>{formatCents(order.total)}</td>
+              <td className={`${tableStyles.cell} capitalize`}>{order.status}</td>
+              <td className={`${tableStyles.cell} whitespace-nowrap`}>{formatDateTime(order.createdAt)}</td>
             </tr>
-          </thead>
-          <tbody className="divide-y divide-sage-100">
-            {orders.length === 0 ? (
-              <EmptyRow columns={6}>No orders in this range.</EmptyRow>
-            ) : (
-              orders.map((order) => (
-                <tr key={order.id}>
-                  <td className={`${tableStyles.cell} font-mono text-xs`}>{order.orderNumber}</td>
-                  <td className={tableStyles.cell}>
-                    {order.customerInfo.name}
-                    <span className="block text-xs text-stone-600">{order.customerInfo.email}</span>
-                  </td>
-                  <td className={tableStyles.cell}>{order.itemCount}</td>
-                  <td className={tableStyles.cell}>{formatCents(order.total)}</td>
-                  <td className={`${tableStyles.cell} capitalize`}>{order.status}</td>
-                  <td className={`${tableStyles.cell} whitespace-nowrap`}>{formatDateTime(order.createdAt)}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       </div>
     </div>
   );

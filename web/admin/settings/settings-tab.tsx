@@ -21,6 +21,12 @@ import {
 } from './settings-form.ts';
 
 const path: (typeof getAdminSettings)['path'] = '/api/admin/settings';
+type NumberField =
+  | 'maxOrdersPerUser'
+  | 'shippingRate'
+  | 'freeShippingThreshold'
+  | 'processingFee'
+  | keyof typeof rateLimitRules;
 const queryKey = ['admin', 'settings'];
 
 const switchHints: Record<(typeof switchFields)[number], string> = {
@@ -84,6 +90,24 @@ export default function SettingsTab() {
     }
     save.mutate(result.changes);
   };
+  /** A number input of the form, labelled and checked as the setting it edits. */
+  const numberInput = (
+    field: NumberField,
+    setting: keyof typeof fieldLabels,
+    limits: { min: number; max?: number; step: number },
+    hint?: string,
+  ) => (
+    <InputField
+      key={field}
+      label={fieldLabels[setting]}
+      value={form[field]}
+      onChange={(value) => update(field, value)}
+      error={errors[setting]}
+      hint={hint}
+      type="number"
+      inputProps={limits}
+    />
+  );
   const limits = Object.fromEntries(
     (Object.keys(rateLimitRules) as (keyof typeof rateLimitRules)[]).map((field) => {
       const read = readRateLimit(field, form[field]);
@@ -124,54 +148,18 @@ export default function SettingsTab() {
               hint={switchHints[field]}
             />
           ))}
-          <InputField
-            label={fieldLabels.maxOrdersPerUser}
-            value={form.maxOrdersPerUser}
-            onChange={(value) => update('maxOrdersPerUser', value)}
-            error={errors.maxOrdersPerUser}
-            type="number"
-            inputProps={{ min: 1, max: 1000, step: 1 }}
-          />
+          {numberInput('maxOrdersPerUser', 'maxOrdersPerUser', { min: 1, max: 1000, step: 1 })}
         </Group>
         <Group title="Checkout">
-          <InputField
-            label={fieldLabels.shippingRate}
-            value={form.shippingRate}
-            onChange={(value) => update('shippingRate', value)}
-            error={errors.shippingRate}
-            type="number"
-            inputProps={{ min: 0, step: 0.01 }}
-          />
-          <InputField
-            label={fieldLabels.freeShippingThreshold}
-            value={form.freeShippingThreshold}
-            onChange={(value) => update('freeShippingThreshold', value)}
-            error={errors.freeShippingThreshold}
-            type="number"
-            inputProps={{ min: 0, step: 0.01 }}
-          />
-          <InputField
-            label={fieldLabels.processingFeeBasisPoints}
-            value={form.processingFee}
-            onChange={(value) => update('processingFee', value)}
-            error={errors.processingFeeBasisPoints}
-            type="number"
-            inputProps={{ min: 0, max: 10, step: 0.01 }}
-          />
+          {numberInput('shippingRate', 'shippingRate', { min: 0, step: 0.01 })}
+          {numberInput('freeShippingThreshold', 'freeShippingThreshold', { min: 0, step: 0.01 })}
+          {numberInput('processingFee', 'processingFeeBasisPoints', { min: 0, max: 10, step: 0.01 })}
         </Group>
         <Group title="Rate limits">
-          {(Object.keys(rateLimitRules) as (keyof typeof rateLimitRules)[]).map((field) => (
-            <InputField
-              key={field}
-              label={fieldLabels[field]}
-              value={form[field]}
-              onChange={(value) => update(field, value)}
-              error={errors[field]}
-              hint={`${rateLimitRules[field].min} to ${rateLimitRules[field].max}`}
-              type="number"
-              inputProps={{ min: rateLimitRules[field].min, max: rateLimitRules[field].max, step: 1 }}
-            />
-          ))}
+          {(Object.keys(rateLimitRules) as (keyof typeof rateLimitRules)[]).map((field) => {
+            const { min, max } = rateLimitRules[field];
+            return numberInput(field, field, { min, max, step: 1 }, `${min} to ${max}`);
+          })}
           <p
             className={`text-sm sm:col-span-2 ${belowRecommended.length > 0 ? 'rounded-lg bg-amber-50 px-3 py-2 text-amber-900' : 'text-stone-600'}`}
             role={belowRecommended.length > 0 ? 'note' : undefined}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { VALIDATION_DEBOUNCE_MS } from '#common/constants.ts';
+import { errorMessage } from '#web/common/api-client.ts';
 import type { Sort } from './list-state.ts';
 import { input, label as labelStyle, secondaryButton } from './styles.ts';
 
@@ -107,43 +108,85 @@ export function SortHeader<Field extends string>({
   );
 }
 
-/** Below a list: Load More while there is more, and how many rows are shown of how many. */
+/** Below a list: how many rows are shown of how many, and Load More while there is more. */
 export function ListFooter({
-  shown,
-  total,
-  hasMore,
-  loading,
-  onLoadMore,
+  list,
 }: {
-  shown: number;
-  total: number;
-  hasMore: boolean;
-  loading: boolean;
-  onLoadMore: () => void;
+  list: { rows: readonly unknown[]; total: number; hasMore: boolean; isLoadingMore: boolean; loadMore: () => void };
 }) {
   return (
     <div className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-stone-600">
       <p>
-        Showing {shown} of {total}
+        Showing {list.rows.length} of {list.total}
       </p>
-      {hasMore ? (
-        <button type="button" className={secondaryButton} onClick={onLoadMore} disabled={loading}>
-          {loading ? 'Loading…' : 'Load More'}
+      {list.hasMore ? (
+        <button type="button" className={secondaryButton} onClick={list.loadMore} disabled={list.isLoadingMore}>
+          {list.isLoadingMore ? 'Loading…' : 'Load More'}
         </button>
       ) : null}
     </div>
   );
 }
 
-/** A table's one row when it has no rows to show: loading, the error, or nothing found. */
-export function EmptyRow({ columns, children }: { columns: number; children: React.ReactNode }) {
+/** Column headers that do not sort. */
+export function PlainHeaders({ names }: { names: readonly string[] }) {
+  return names.map((name) => (
+    <th key={name} scope="col" className="px-4 py-3 text-left font-medium">
+      {name}
+    </th>
+  ));
+}
+
+/**
+ * An admin table with its caption and headers; while loading, after a failure or when empty,
+ * one row says so instead of the rows.
+ */
+export function AdminTable({
+  caption,
+  headers,
+  columns,
+  status,
+  children,
+}: {
+  caption: string;
+  headers: React.ReactNode;
+  columns: number;
+  /** What to say instead of the rows, or null to show them. */
+  status: string | null;
+  children: React.ReactNode;
+}) {
   return (
-    <tr>
-      <td colSpan={columns} className="px-4 py-8 text-center text-stone-600">
-        {children}
-      </td>
-    </tr>
+    <div className={tableStyles.wrapper}>
+      <table className={tableStyles.table}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className={tableStyles.head}>
+          <tr>{headers}</tr>
+        </thead>
+        <tbody className="divide-y divide-sage-100">
+          {status === null ? (
+            children
+          ) : (
+            <tr>
+              <td colSpan={columns} className="px-4 py-8 text-center text-stone-600">
+                {status}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
   );
+}
+
+/** What a list's table says instead of its rows: loading, the failure, or nothing found; null to show them. */
+export function listStatus(
+  list: { isLoading: boolean; error: unknown; rows: readonly unknown[] },
+  texts: { loading: string; failed: string; empty: string },
+): string | null {
+  if (list.isLoading) return texts.loading;
+  if (list.error) return errorMessage(list.error, texts.failed);
+  if (list.rows.length === 0) return texts.empty;
+  return null;
 }
 
 export const tableStyles = {

@@ -12,9 +12,11 @@ import { useConfirm } from '../ui/confirm-dialog.tsx';
 import { FlashMessage, useFlashMessage } from '../ui/flash-message.tsx';
 import { formatDate, formatDateTime } from '../ui/format.ts';
 import {
-  EmptyRow,
+  AdminTable,
   ListFooter,
+  listStatus,
   OrderToggle,
+  PlainHeaders,
   SearchField,
   SelectField,
   SortHeader,
@@ -83,70 +85,52 @@ export default function UsersTab() {
       <div className="mt-4">
         <FlashMessage flash={flash} />
       </div>
-      <div className={tableStyles.wrapper}>
-        <table className={tableStyles.table}>
-          <caption className="sr-only">Users</caption>
-          <thead className={tableStyles.head}>
-            <tr>
-              <SortHeader field="username" sort={sort} onSort={onSort}>
-                Username
-              </SortHeader>
-              <SortHeader field="email" sort={sort} onSort={onSort}>
-                Email
-              </SortHeader>
-              <th scope="col" className="px-4 py-3 text-left font-medium">
-                Role
-              </th>
-              <SortHeader field="createdAt" sort={sort} onSort={onSort}>
-                Joined
-              </SortHeader>
-              <th scope="col" className="px-4 py-3 text-left font-medium">
-                Last sign-in
-              </th>
-              <th scope="col" className="px-4 py-3 text-left font-medium">
-                Actions
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-sage-100">
-            {list.isLoading ? (
-              <EmptyRow columns={6}>Loading users…</EmptyRow>
-            ) : list.error ? (
-              <EmptyRow columns={6}>{errorMessage(list.error, 'Failed to load users')}</EmptyRow>
-            ) : list.rows.length === 0 ? (
-              <EmptyRow columns={6}>No users found.</EmptyRow>
-            ) : (
-              list.rows.map((user) => (
-                <tr key={user.id}>
-                  <td className={`${tableStyles.cell} font-medium text-stone-900`}>{user.username}</td>
-                  <td className={tableStyles.cell}>{user.email}</td>
-                  <td className={`${tableStyles.cell} capitalize`}>{user.role}</td>
-                  <td className={tableStyles.cell}>{formatDate(user.createdAt)}</td>
-                  <td className={tableStyles.cell}>{formatDateTime(user.lastLoginAt)}</td>
-                  <td className={tableStyles.cell}>
-                    <button
-                      type="button"
-                      className={smallButton}
-                      onClick={() => void askReset(user)}
-                      disabled={reset.isPending && reset.variables?.id === user.id}
-                      aria-label={`Reset password of ${user.username}`}
-                    >
-                      Reset password
-                    </button>
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
-      <ListFooter
-        shown={list.rows.length}
-        total={list.total}
-        hasMore={list.hasMore}
-        loading={list.isLoadingMore}
-        onLoadMore={list.loadMore}
-      />
+      <AdminTable
+        caption="Users"
+        columns={6}
+        status={listStatus(list, {
+          loading: 'Loading users…',
+          failed: 'Failed to load users',
+          empty: 'No users found.',
+        })}
+        headers={
+          <>
+            <SortHeader field="username" sort={sort} onSort={onSort}>
+              Username
+            </SortHeader>
+            <SortHeader field="email" sort={sort} onSort={onSort}>
+              Email
+            </SortHeader>
+            <PlainHeaders names={['Role']} />
+            <SortHeader field="createdAt" sort={sort} onSort={onSort}>
+              Joined
+            </SortHeader>
+            <PlainHeaders names={['Last sign-in', 'Actions']} />
+          </>
+        }
+      >
+        {list.rows.map((user) => (
+          <tr key={user.id}>
+            <td className={`${tableStyles.cell} font-medium text-stone-900`}>{user.username}</td>
+            <td className={tableStyles.cell}>{user.email}</td>
+            <td className={`${tableStyles.cell} capitalize`}>{user.role}</td>
+            <td className={tableStyles.cell}>{formatDate(user.createdAt)}</td>
+            <td className={tableStyles.cell}>{formatDateTime(user.lastLoginAt)}</td>
+            <td className={tableStyles.cell}>
+              <button
+                type="button"
+                className={smallButton}
+                onClick={() => void askReset(user)}
+                disabled={reset.isPending && reset.variables?.id === user.id}
+                aria-label={`Reset password of ${user.username}`}
+              >
+                Reset password
+              </button>
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
+      <ListFooter list={list} />
       {dialog}
     </section>
   );
