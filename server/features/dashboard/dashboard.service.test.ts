@@ -1,14 +1,16 @@
-import { asc } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type DashboardRange, dashboardRanges } from '#common/dashboard-rules.ts';
+import { executeRows } from '#server/db/client.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import { pageViews } from '#server/features/analytics/analytics.tables.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
+import { paidStatuses } from '#server/features/orders/order-status.ts';
 import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
 import { reviews } from '#server/features/reviews/reviews.tables.ts';
 import { createMigratedTestDatabase } from '#server/testing/test-database.ts';
 import { createDashboardService } from './dashboard.service.ts';
-import { pageViewDays } from './dashboard.tables.ts';
+import { pageViewDays, pageViewMonthPaths } from './dashboard.tables.ts';
 import { rollUpPageViews } from './page-view-rollup.job.ts';
 
 /**
@@ -364,6 +366,16 @@ describe('the dashboard on a known data set', () => {
       { day: '2025-06-16', views: 5, visitors: 3, sessions: 3, singlePageSessions: 2, sessionMs: 300_000 },
       { day: '2025-06-17', views: 4, visitors: 3, sessions: 3, singlePageSessions: 2, sessionMs: 90_000 },
     ]);
+    // Each month's pages hold its rolled days' views, added once whatever the number of runs.
+    const months = await db.select().from(pageViewMonthPaths);
+    expect(months.map((row) => `${row.month} ${row.path} ${row.views}`).sort()).toEqual([
+      '2025-04-01 / 1',
+      '2025-04-01 /about 1',
+      '2025-06-01 / 3',
+      '2025-06-01 /cart 1',
+      '2025-06-01 /product/a 3',
+      '2025-06-01 /products 2',
+    ]);
     expect(await readAll()).toEqual(live);
   });
 
@@ -372,6 +384,51 @@ describe('the dashboard on a known data set', () => {
     expect(await rollUpPageViews(db, at('2025-06-19T00:11:00Z'))).toEqual({ days: 1 });
     // Today's views now come from the rollup: the figures as of 15:00 include the whole day's views.
     expect((await dashboard.read('7d', now)).stats.totalPageViews).toBe(12);
+  });
+});
+
+describe('the day sums of paid orders (order_days, kept by a trigger)', () => {
+  test('follow every write to orders: a cancellation, a refund, new amounts, a move, a delete', async () => {
+    const revenueOf7d = async () => (await dashboard.read('7d', now)).stats.totalRevenue;
+    expect(await revenueOf7d()).toBe(17_499);
+    // Cancelled: out of the figures at once.
+    await db.update(orders).set({ status: 'cancelled' }).where(eq(orders.orderNumber, 'SW-A'));
+    expect(await revenueOf7d()).toBe(17_499 - 5499);
+    // A pending order paid, one paid order moving on through fulfilment, another's amounts corrected.
+    await db.update(orders).set({ status: 'processing' }).where(eq(orders.orderNumber, 'SW-D'));
+    await db
+      .update(orders)
+      .set({ status: 'delivered', aliTrackingNumber: 'LP001' })
+      .where(eq(orders.orderNumber, 'SW-C'));
+    await db.update(orders).set({ total: 9000, tax: 500, supplierCost: 3000 }).where(eq(orders.orderNumber, 'SW-B'));
+    // Moved to another day and channel, and several rows in one statement.
+    await db
+      .update(orders)
+      .set({ createdAt: at('2025-06-14T08:00:00Z'), channel: 'tiktok-shop' })
+      .where(eq(orders.orderNumber, 'SW-F'));
+    await db
+      .update(orders)
+      .set({ status: 'completed' })
+      .where(inArray(orders.orderNumber, ['SW-E', 'SW-G']));
+    await db.delete(orders).where(eq(orders.orderNumber, 'SW-G'));
+
+    // The kept sums are exactly the orders' own, grouped afresh.
+    const kept = await executeRows<Record<string, unknown>>(
+      db,
+      sql`SELECT day::text, channel, orders::int, revenue::float8, costs::float8 FROM order_days
+          WHERE orders <> 0 OR revenue <> 0 OR costs <> 0 ORDER BY 1, 2`,
+    );
+    const fresh = await executeRows<Record<string, unknown>>(
+      db,
+      sql`SELECT (created_at AT TIME ZONE 'UTC')::date::text AS day, channel, count(*)::int AS orders,
+                 sum(total - tax)::float8 AS revenue, sum(supplier_cost)::float8 AS costs
+          FROM orders WHERE status IN (${sql.raw(paidStatuses.map((s) => `'${s}'`).join(', '))})
+          GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    expect(kept).toEqual(fresh);
+    expect(kept.map((row) => row.day)).toEqual(['2025-06-14', '2025-06-15', '2025-06-16', '2025-06-17', '2025-06-18']);
+    // In 7 days: B (8,500), C (3,000), D (4,400), E (2,400) and F (1,900).
+    expect(await revenueOf7d()).toBe(8500 + 3000 + 4400 + 2400 + 1900);
   });
 });
 

@@ -30,3 +30,38 @@ export const pageViewDayPaths = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.path] })],
 );
+
+/**
+ * Each month's views per page over its rolled-up days, added to as days are rolled up: the
+ * popular pages of a long range read a row per month and page instead of one per day and page.
+ */
+export const pageViewMonthPaths = pgTable(
+  'page_view_month_paths',
+  {
+    /** The month's first day. */
+    month: date({ mode: 'string' }).notNull(),
+    path: text().notNull(),
+    views: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.path] })],
+);
+
+/**
+ * Paid orders (not pending, not cancelled) per UTC day and channel: count, revenue (total less
+ * tax) and marketplace costs, kept by the database as orders are written (the trigger of
+ * migration 0011, whoever writes them), so a range's sums read a row per day whatever the number
+ * of orders, and an order's cancellation shows at once.
+ */
+export const orderDays = pgTable(
+  'order_days',
+  {
+    day: date({ mode: 'string' }).notNull(),
+    channel: text().notNull(),
+    orders: integer().notNull(),
+    /** Cents. */
+    revenue: bigint({ mode: 'number' }).notNull(),
+    /** Cents. */
+    costs: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.channel] })],
+);

@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { type Db, executeRows } from '#server/db/client.ts';
 import type { JobDefinition } from '#server/jobs/job-queue.ts';
-import { addDays, type Day, dailyPageViewStats, dailyPathViews, dayOf, midnightOf } from './page-view-stats.ts';
+import {
+  addDays,
+  type Day,
+  dailyPageViewStats,
+  dailyPathViews,
+  dayOf,
+  instant,
+  midnightOf,
+} from './page-view-stats.ts';
 
 /**
  * A day is rolled up once it has been over for this long: page views wait in memory for up to a
@@ -36,13 +44,20 @@ export async function rollUpPageViews(db: Db, now = new Date()): Promise<{ days:
   while (first <= lastComplete) {
     // The earlier of the step's end and the last complete day (YYYY-MM-DD sorts as text).
     const last = [addDays(first, DAYS_PER_STEP - 1), lastComplete].sort()[0] as Day;
-    const from = midnightOf(first);
-    const to = midnightOf(addDays(last, 1));
+    const from = instant(midnightOf(first));
+    const to = instant(midnightOf(addDays(last, 1)));
     await db.transaction(async (tx) => {
+      // The pages' views of each day, and added to their month's: only the rows this run wrote.
       await tx.execute(sql`
-        INSERT INTO page_view_day_paths (day, path, views)
-        ${dailyPathViews(from, to)}
-        ON CONFLICT (day, path) DO NOTHING`);
+        WITH written AS (
+          INSERT INTO page_view_day_paths (day, path, views)
+          ${dailyPathViews(from, to)}
+          ON CONFLICT (day, path) DO NOTHING
+          RETURNING day, path, views
+        )
+        INSERT INTO page_view_month_paths (month, path, views)
+        SELECT date_trunc('month', day::timestamp)::date, path, sum(views)::int FROM written GROUP BY 1, 2
+        ON CONFLICT (month, path) DO UPDATE SET views = page_view_month_paths.views + excluded.views`);
       // Every day of the step gets its row, a day without views too: the rolled days have no gap.
       await tx.execute(sql`
         INSERT INTO page_view_days (day, views, visitors, sessions, single_page_sessions, session_ms)
@@ -52,7 +67,7 @@ export async function rollUpPageViews(db: Db, now = new Date()): Promise<{ days:
         LEFT JOIN (${dailyPageViewStats(from, to)}) AS st ON st.day = d.day
         ON CONFLICT (day) DO NOTHING`);
     });
-    days += Math.round((to.getTime() - from.getTime()) / (24 * 60 * 60 * 1000));
+    days += (Date.parse(last) - Date.parse(first)) / (24 * 60 * 60 * 1000) + 1;
     first = addDays(last, 1);
   }
   return { days };

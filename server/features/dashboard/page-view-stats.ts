@@ -18,12 +18,14 @@ export function midnightOf(day: Day): Date {
   return new Date(`${day}T00:00:00.000Z`);
 }
 
-/** `created_at` from `from` (inclusive) to `to` (exclusive); either may be open. */
-function timeWindow(from: Date | null, to: Date | null): SQL {
-  const bounds = [
-    ...(from ? [sql`created_at >= ${from.toISOString()}::timestamptz`] : []),
-    ...(to ? [sql`created_at < ${to.toISOString()}::timestamptz`] : []),
-  ];
+/** An instant as an SQL timestamptz. */
+export function instant(date: Date): SQL {
+  return sql`${date.toISOString()}::timestamptz`;
+}
+
+/** `created_at` from `from` (inclusive) to `to` (exclusive), each a timestamptz expression; either may be open. */
+function timeWindow(from: SQL | null, to: SQL | null): SQL {
+  const bounds = [...(from ? [sql`created_at >= ${from}`] : []), ...(to ? [sql`created_at < ${to}`] : [])];
   return bounds.length > 0 ? sql`WHERE ${sql.join(bounds, sql` AND `)}` : sql``;
 }
 
@@ -34,7 +36,7 @@ function timeWindow(from: Date | null, to: Date | null): SQL {
  * definition used both to roll completed days up and to read the days not rolled up yet, so the
  * two always agree. Columns: day, views, visitors, sessions, single_page_sessions, session_ms.
  */
-export function dailyPageViewStats(from: Date | null, to: Date | null): SQL {
+export function dailyPageViewStats(from: SQL | null, to: SQL | null): SQL {
   const window = timeWindow(from, to);
   return sql`
     SELECT s.day, s.views, v.visitors, s.sessions, s.single_page_sessions, s.session_ms
@@ -58,7 +60,7 @@ export function dailyPageViewStats(from: Date | null, to: Date | null): SQL {
 }
 
 /** Page views of a time window per UTC day and path. Columns: day, path, views. */
-export function dailyPathViews(from: Date | null, to: Date | null): SQL {
+export function dailyPathViews(from: SQL | null, to: SQL | null): SQL {
   return sql`
     SELECT (created_at AT TIME ZONE 'UTC')::date AS day, path, count(*)::int AS views
     FROM page_views ${timeWindow(from, to)}
@@ -66,12 +68,12 @@ export function dailyPathViews(from: Date | null, to: Date | null): SQL {
 }
 
 /** Page views of a time window per path. Columns: path, views. */
-export function pathViews(from: Date | null): SQL {
+export function pathViews(from: SQL | null): SQL {
   return sql`SELECT path, count(*)::int AS views FROM page_views ${timeWindow(from, null)} GROUP BY path`;
 }
 
 /** Page views and distinct visitors of a time window per hour (UTC). Columns: bucket (timestamp), views, visitors. */
-export function hourlyPageViews(from: Date | null): SQL {
+export function hourlyPageViews(from: SQL | null): SQL {
   return sql`
     SELECT date_trunc('hour', created_at AT TIME ZONE 'UTC') AS bucket, count(*)::int AS views,
            count(DISTINCT visitor_hash)::int AS visitors
