@@ -11,6 +11,7 @@ import path from 'node:path';
 import { killAll } from 'chrome-launcher';
 import { checkoutBench, countCheckoutStatements, csrfHeaders, intentBody } from './checkout.ts';
 import { nextClientAddress } from './client-address.ts';
+import { type DashboardBenchResult, dashboardTargets, dashboardText, measureDashboard } from './dashboard.ts';
 import { measureFirstLoadJs } from './first-load-js.ts';
 import { measureLighthouse } from './lighthouse.ts';
 import { type LiveEventsBenchResult, liveEventsTargets, liveEventsText, measureLiveEvents } from './live-events.ts';
@@ -32,7 +33,7 @@ const apiEndpoints = [
 const pageViewEndpoint = 'POST /api/analytics/pageview';
 const browserUserAgent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
-const sectionNames = ['js', 'lighthouse', 'api', 'checkout', 'reviews', 'live-events'] as const;
+const sectionNames = ['js', 'lighthouse', 'api', 'checkout', 'reviews', 'dashboard', 'live-events'] as const;
 type Section = (typeof sectionNames)[number];
 /** `npm run bench -- reviews` measures only the sections named; none named measures all. */
 const sections = parseSections(process.argv.slice(2));
@@ -297,8 +298,8 @@ async function main(): Promise<number> {
     buildWebApp();
     return true;
   });
-  // The live events run their own shops: the embedded shop starts only for the other sections.
-  const embeddedSections = sections.some((section) => section !== 'live-events');
+  // The live events and the dashboard (PostgreSQL) run their own shops: the embedded one is for the other sections.
+  const embeddedSections = sections.some((section) => section !== 'dashboard' && section !== 'live-events');
   const shop = built && embeddedSections ? await stage('start the shop', results.errors, () => startShop()) : null;
   if (shop) {
     runningShop = shop;
@@ -322,6 +323,11 @@ async function main(): Promise<number> {
     else if (checkoutNext) await rm(shop.dataDir, { recursive: true, force: true });
   }
 
+  let dashboard: DashboardBenchResult | null = null;
+  if (built && sections.includes('dashboard')) {
+    dashboard = await stage('dashboard at scale on PostgreSQL', results.errors, () => measureDashboard());
+  }
+
   let liveEvents: LiveEventsBenchResult | null = null;
   if (built && sections.includes('live-events')) {
     liveEvents = await stage('live events: 1,000 open admin streams', results.errors, () => measureLiveEvents());
@@ -330,12 +336,19 @@ async function main(): Promise<number> {
   // An interrupted run records nothing: latest.json keeps the last complete run.
   if (interrupted) return 130;
   results.durationSeconds = (performance.now() - started) / 1000;
-  const targets = evaluateTargets(
-    results,
-    productPage,
-    apiEndpoints.map((endpoint) => endpoint.name),
-    pageViewEndpoint,
-  );
+  const targets = [
+    ...evaluateTargets(
+      results,
+      productPage,
+      apiEndpoints.map((endpoint) => endpoint.name),
+      pageViewEndpoint,
+    ),
+    ...(sections.includes('dashboard') ? dashboardTargets(dashboard) : []),
+  ];
+  if (dashboard) {
+    Object.assign(results, { dashboard });
+    process.stdout.write(`\n${dashboardText(dashboard)}`);
+  }
   if (sections.includes('live-events')) {
     targets.push(...liveEventsTargets(liveEvents));
     if (liveEvents) {
