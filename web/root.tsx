@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useRouteError } from 'react-router';
+import { Links, Meta, Outlet, Scripts } from 'react-router';
 import type { Route } from './+types/root.ts';
 import appCss from './app.css?url';
 import { InlineScript } from './common/inline-script.tsx';
@@ -7,7 +7,10 @@ import { IMAGE_FALLBACK_SCRIPT } from './storefront/catalog/product-image.tsx';
 import { StarsSprite } from './storefront/catalog/stars.tsx';
 import { consentKnownScript } from './storefront/tracking/consent.ts';
 
-/** The HTML document. The shop's frame (banner, header, footer and their data) is the layout route routes/frame.tsx. */
+/**
+ * The HTML document. The shop's frame (banner, header, footer and their data) is the layout route
+ * routes/frame.tsx, whose error boundary also answers for its own loader's failures.
+ */
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: appCss },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
@@ -39,22 +42,4 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function Root() {
   return <Outlet />;
-}
-
-/** Only when the frame itself fails (its own error boundary handles the pages'): a plain page. */
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  return (
-    <main id="main" className="mx-auto w-full max-w-3xl flex-1 px-4 py-20 text-center">
-      <title>{status === 404 ? 'Page not found · Stillwater' : 'Something went wrong · Stillwater'}</title>
-      <h1 className="font-serif text-4xl text-sage-900">
-        {status === 404 ? 'Page not found' : 'Something went wrong'}
-      </h1>
-      <p className="mt-4 text-stone-600">The page could not be shown right now. Please try again in a moment.</p>
-      <a href="/" className="mt-8 inline-block rounded-full bg-sage-700 px-6 py-3 text-white hover:bg-sage-800">
-        Return to Home
-      </a>
-    </main>
-  );
 }
