@@ -1,6 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { REVIEW_CONTENT_MAX, REVIEW_TITLE_MAX } from './constants.ts';
-import { clampRating, reviewMessages, reviewProblem } from './review-rules.ts';
+import {
+  clampRating,
+  isDenied,
+  type ModerationStatus,
+  mayApprove,
+  mayFlag,
+  moderationLabel,
+  reviewMessages,
+  reviewProblem,
+} from './review-rules.ts';
 
 describe('review rules', () => {
   test('a rating is clamped to 1.0-5.0 in steps of 0.1; 0 or nothing means none chosen', () => {
@@ -29,5 +38,33 @@ describe('review rules', () => {
     expect(reviewProblem({ ...draft, title: 't'.repeat(REVIEW_TITLE_MAX + 1) })?.field).toBe('title');
     expect(reviewProblem({ ...draft, content: '🌊'.repeat(REVIEW_CONTENT_MAX) })).toBeNull();
     expect(reviewProblem({ ...draft, content: 'c'.repeat(REVIEW_CONTENT_MAX + 1) })?.field).toBe('content');
+  });
+});
+
+describe('moderation labels (spec 4)', () => {
+  const review = (approved: boolean, denied: boolean, moderationStatus: ModerationStatus) => ({
+    approved,
+    denied,
+    moderationStatus,
+  });
+
+  test('Flagged if denied or rejected, Approved if approved, else Pending', () => {
+    expect(moderationLabel(review(false, true, 'flagged'))).toBe('Flagged');
+    expect(moderationLabel(review(false, false, 'rejected'))).toBe('Flagged');
+    expect(moderationLabel(review(true, true, 'approved'))).toBe('Flagged');
+    expect(moderationLabel(review(true, false, 'approved'))).toBe('Approved');
+    expect(moderationLabel(review(false, false, 'pending'))).toBe('Pending');
+    expect(moderationLabel(review(false, false, 'flagged'))).toBe('Pending');
+  });
+
+  test('Approve only while neither approved nor denied; Flag hidden once denied', () => {
+    expect(['pending', 'approved', 'rejected', 'flagged'].filter((s) => mayApprove(s as ModerationStatus))).toEqual([
+      'pending',
+    ]);
+    expect(['pending', 'approved', 'rejected', 'flagged'].filter((s) => mayFlag(s as ModerationStatus))).toEqual([
+      'pending',
+      'approved',
+    ]);
+    expect(isDenied('rejected') && isDenied('flagged') && !isDenied('approved') && !isDenied('pending')).toBe(true);
   });
 });

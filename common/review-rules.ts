@@ -44,3 +44,35 @@ export function reviewProblem({ rating, title, content }: ReviewDraft): ReviewPr
   }
   return null;
 }
+
+/** A review's moderation status as stored (spec 3, Review: pending, approved, rejected, flagged). */
+export type ModerationStatus = 'pending' | 'approved' | 'rejected' | 'flagged';
+
+/** The review tab's display labels (spec 4, Review moderation). */
+export type ModerationLabel = 'Flagged' | 'Approved' | 'Pending';
+
+/**
+ * Spec 4: "Flagged if denied or rejected, Approved if approved, else Pending". Denied wins over
+ * approved, so a review that is somehow both never shows as public.
+ */
+export function moderationLabel(review: {
+  approved: boolean;
+  denied: boolean;
+  moderationStatus: ModerationStatus;
+}): ModerationLabel {
+  if (review.denied || review.moderationStatus === 'rejected') return 'Flagged';
+  if (review.approved) return 'Approved';
+  return 'Pending';
+}
+
+/** A review is denied when held back by a moderator or the automatic check (rejected or flagged). */
+export const isDenied = (status: ModerationStatus) => status === 'rejected' || status === 'flagged';
+
+/** Spec 4: Approve is offered only while a review is neither approved nor denied. */
+export const mayApprove = (status: ModerationStatus) => status === 'pending';
+
+/** Spec 4: Flag is hidden once a review is denied. */
+export const mayFlag = (status: ModerationStatus) => !isDenied(status);
+
+/** The longest reason a moderator may give when flagging (shown in the reviews tab). */
+export const DENIAL_REASON_MAX = 500;

@@ -45,6 +45,8 @@ import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts'
 import { createMarketingService, createRunningSales } from '#server/features/marketing/marketing.service.ts';
 import { ordersRoutes } from '#server/features/orders/orders.routes.ts';
 import { createOrdersService } from '#server/features/orders/orders.service.ts';
+import { createReviewModerationService } from '#server/features/reviews/review-moderation.service.ts';
+import { REVIEW_ADMIN_ALIAS_PREFIX, reviewsAdminRoutes } from '#server/features/reviews/reviews.admin-routes.ts';
 import { reviewsRoutes } from '#server/features/reviews/reviews.routes.ts';
 import { createReviewsService } from '#server/features/reviews/reviews.service.ts';
 import { settingsAdminRoutes } from '#server/features/settings/settings.admin-routes.ts';
@@ -254,6 +256,9 @@ export async function buildApp(deps: AppDeps) {
     allowList: (request) =>
       isExempt(request) ||
       ADMIN_API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) ||
+      // The reviews tab's writes at the spec's paths without /api (the pages there are GETs).
+      ((request.method === 'PATCH' || request.method === 'DELETE') &&
+        request.url.startsWith(REVIEW_ADMIN_ALIAS_PREFIX)) ||
       request.url.startsWith('/assets/') ||
       request.url.startsWith(MEDIA_PREFIX) ||
       request.url === '/healthz' ||
@@ -326,6 +331,9 @@ export async function buildApp(deps: AppDeps) {
         heartbeatMs: deps.liveHeartbeatMs,
       });
       await admin.register(dashboardAdminRoutes, { dashboard: createDashboardService({ db }) });
+      await admin.register(reviewsAdminRoutes, {
+        moderation: createReviewModerationService({ db, events, refreshOverview: reviews.refreshOverview }),
+      });
       for (const prefix of ADMIN_API_PREFIXES) {
         admin.all(`${prefix}*`, async (_request, reply) =>
           sendError(reply, 404, { error: 'Not found', code: 'not_found' }),

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { AdminPermissions, UserRole } from '#common/contracts/accounts.ts';
 import { adminPermissionNames } from '#common/contracts/accounts.ts';
 import { type AdminAccess, deniedMessages, hasAccess } from '#common/permissions.ts';
+import { REVIEW_ADMIN_ALIAS_PREFIX } from '#server/features/reviews/reviews.admin-routes.ts';
 import { signedInAs } from '#server/testing/signed-in.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
@@ -16,7 +17,7 @@ const { app, database } = await buildTestApp();
 
 /** Every admin route and the access the table gives it; the first test checks the list is whole. */
 const adminRoutes: {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   access: AdminAccess;
   /** What to call when the route itself would not answer at once (the live stream stays open). */
@@ -28,12 +29,44 @@ const adminRoutes: {
   { method: 'POST', url: '/api/admin/settings', access: 'owner' },
   { method: 'GET', url: '/api/admin/audit-log', access: 'owner' },
   { method: 'GET', url: '/api/admin/dashboard', access: 'admin' },
+  // The reviews tab: every admin; its writes also at the spec's paths without /api.
+  { method: 'GET', url: '/api/admin/reviews', access: 'admin' },
+  { method: 'PATCH', url: '/api/admin/reviews/:id/approve', access: 'admin' },
+  { method: 'PATCH', url: '/api/admin/reviews/:id/flag', access: 'admin' },
+  { method: 'PATCH', url: '/api/admin/reviews/status', access: 'admin' },
+  { method: 'DELETE', url: '/api/admin/reviews/:id', access: 'admin' },
+  { method: 'PATCH', url: '/admin/reviews/:id/approve', access: 'admin' },
+  { method: 'PATCH', url: '/admin/reviews/:id/flag', access: 'admin' },
+  { method: 'PATCH', url: '/admin/reviews/status', access: 'admin' },
+  { method: 'DELETE', url: '/admin/reviews/:id', access: 'admin' },
   { method: 'POST', url: '/api/admin-setup/create-admin', access: 'owner' },
   { method: 'POST', url: '/api/admin-setup/remove-admin', access: 'owner' },
   { method: 'POST', url: '/api/admin-setup/update-permissions', access: 'owner' },
   // Past the guard, a bad resume id is refused at once instead of opening the stream.
   { method: 'GET', url: '/api/atlas/events', access: 'admin', call: '/api/atlas/events?lastEventId=not-an-id' },
 ];
+
+type Browser = ReturnType<typeof testClient>;
+let patches = 0;
+/** A route's call with an empty body; testClient has no PATCH, so that one is made by hand like it. */
+async function send(browser: Browser, method: (typeof adminRoutes)[number]['method'], url: string) {
+  if (method === 'GET') return browser.get(url);
+  if (method === 'POST') return browser.post(url, {});
+  if (method === 'DELETE') return browser.delete(url);
+  const token = (await browser.get('/api/auth/csrf-token')).json().token as string;
+  const cookie = ['sw_session', 'sw_csrf']
+    .flatMap((name) => (browser.cookie(name) ? [`${name}=${browser.cookie(name)}`] : []))
+    .join('; ');
+  patches += 1;
+  return app.inject({
+    method: 'PATCH',
+    url,
+    payload: {},
+    // Each from its own address: the admin limit counts per address.
+    remoteAddress: `10.77.${Math.floor(patches / 200) % 250}.${patches % 200}`,
+    headers: { cookie, 'x-csrf-token': token },
+  });
+}
 
 const callers: { name: string; role: UserRole; permissions: AdminPermissions }[] = [
   { name: 'a shopper', role: 'user', permissions: {} },
@@ -48,6 +81,7 @@ const callers: { name: string; role: UserRole; permissions: AdminPermissions }[]
 
 describe('the permission matrix', () => {
   test('the list above holds every admin route the app serves', () => {
+    const adminPrefixes = [...ADMIN_API_PREFIXES, REVIEW_ADMIN_ALIAS_PREFIX];
     // printRoutes draws a tree: a route nested under another shows only its own part of the path.
     const stack: string[] = [];
     const served = app
@@ -60,7 +94,7 @@ describe('the permission matrix', () => {
         stack.length = depth;
         const url = `${stack.join('')}${match[2]}`;
         stack.push(match[2]);
-        if (!match[3] || !ADMIN_API_PREFIXES.some((prefix) => url.startsWith(prefix)) || url.endsWith('*')) return [];
+        if (!match[3] || !adminPrefixes.some((prefix) => url.startsWith(prefix)) || url.endsWith('*')) return [];
         return match[3]
           .split(', ')
           .filter((method) => method !== 'HEAD')
@@ -71,14 +105,14 @@ describe('the permission matrix', () => {
 
   test.each(adminRoutes)('$method $url: visitors get 401', async ({ method, url, call = url }) => {
     const visitor = testClient(app, { remoteAddress: '10.75.0.1' });
-    const response = method === 'GET' ? await visitor.get(call) : await visitor.post(call, {});
+    const response = await send(visitor, method, call);
     expect(response.statusCode).toBe(401);
   });
 
   test.each(callers)('$name gets past the guard exactly where the table lets them', async ({ role, permissions }) => {
     const { browser } = await signedInAs(app, database.db, role, permissions);
     for (const { method, url, access, call = url } of adminRoutes) {
-      const response = method === 'GET' ? await browser.get(call) : await browser.post(call, {});
+      const response = await send(browser, method, call);
       if (hasAccess({ role, isAdmin: role !== 'user', adminPermissions: permissions }, access)) {
         // Past the guard: the route's own answer (an empty body is refused by its schema).
         expect([401, 403], `${method} ${url}`).not.toContain(response.statusCode);

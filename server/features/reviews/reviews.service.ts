@@ -406,7 +406,19 @@ export function createReviewsService({
       });
   }
 
-  return { listForProduct, hasReviewed, listForUser, ratingSummary, analysis, create, update, remove, markHelpful };
+  return {
+    listForProduct,
+    hasReviewed,
+    listForUser,
+    ratingSummary,
+    analysis,
+    create,
+    update,
+    remove,
+    markHelpful,
+    // The back office's moderation queues the same overview job.
+    refreshOverview,
+  };
 }
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;
