@@ -44,6 +44,8 @@ test('guards: a visitor is sent to sign in with the address kept, a shopper to t
 });
 
 test('users tab: search, sort, and Reset password sends the reset email after a confirm', async ({ page }) => {
+  // Two accounts, a dozen axe runs and the message's 5 s: room on a busy machine.
+  test.setTimeout(120_000);
   const shopper = await register(page);
   await signOut(page);
   await openAdmin(page, owner, 'users');
@@ -79,6 +81,8 @@ test('admin management: the owner promotes a shopper, edits the permissions, rem
   page,
   browser,
 }) => {
+  // Two browsers, three changes and an axe run at each step: room on a busy machine.
+  test.setTimeout(150_000);
   const shopperContext = await browser.newContext();
   const shopperPage = await shopperContext.newPage();
   const shopper = await register(shopperPage);
