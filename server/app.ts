@@ -43,6 +43,8 @@ import { createDomainEvents } from '#server/features/events/domain-events.ts';
 import { eventsAdminRoutes } from '#server/features/events/events.admin-routes.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
 import { createMarketingService, createRunningSales } from '#server/features/marketing/marketing.service.ts';
+import { createAdminOrdersService } from '#server/features/orders/admin-orders.service.ts';
+import { ordersAdminRoutes } from '#server/features/orders/orders.admin-routes.ts';
 import { ordersRoutes } from '#server/features/orders/orders.routes.ts';
 import { createOrdersService } from '#server/features/orders/orders.service.ts';
 import { createReviewModerationService } from '#server/features/reviews/review-moderation.service.ts';
@@ -331,6 +333,7 @@ export async function buildApp(deps: AppDeps) {
         heartbeatMs: deps.liveHeartbeatMs,
       });
       await admin.register(dashboardAdminRoutes, { dashboard: createDashboardService({ db }) });
+      await admin.register(ordersAdminRoutes, { adminOrders: createAdminOrdersService({ db }) });
       await admin.register(reviewsAdminRoutes, {
         moderation: createReviewModerationService({ db, events, refreshOverview: reviews.refreshOverview }),
       });

@@ -29,6 +29,14 @@ const adminRoutes: {
   { method: 'POST', url: '/api/admin/settings', access: 'owner' },
   { method: 'GET', url: '/api/admin/audit-log', access: 'owner' },
   { method: 'GET', url: '/api/admin/dashboard', access: 'admin' },
+  { method: 'GET', url: '/api/admin/orders', access: 'downloadXlsx' },
+  // Past the guard, a bad filter is refused at once instead of streaming the whole export.
+  {
+    method: 'GET',
+    url: '/api/admin/orders/export',
+    access: 'downloadXlsx',
+    call: '/api/admin/orders/export?statusFilter=not-a-status',
+  },
   // The reviews tab: every admin; its writes also at the spec's paths without /api.
   { method: 'GET', url: '/api/admin/reviews', access: 'admin' },
   { method: 'PATCH', url: '/api/admin/reviews/:id/approve', access: 'admin' },

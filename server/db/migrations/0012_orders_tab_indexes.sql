@@ -1,0 +1,2 @@
+CREATE INDEX "orders_status_total_idx" ON "orders" USING btree ("status","total");--> statement-breakpoint
+CREATE INDEX "orders_search_trgm_idx" ON "orders" USING gin (lower("order_number" || ' ' || "customer_name" || ' ' || "email") gin_trgm_ops);

@@ -1,0 +1,197 @@
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orders.ts';
+import { paginationOf } from '#common/contracts/pagination.ts';
+import type { Db } from '#server/db/client.ts';
+import { users } from '#server/features/accounts/accounts.tables.ts';
+import { payments } from '#server/features/checkout/checkout.tables.ts';
+import { paidStatuses } from './order-status.ts';
+import { orderItems, orderSearchText, orders } from './orders.tables.ts';
+
+/** `text` matched literally inside a LIKE pattern (its % and _ are not wildcards), case aside. */
+function containing(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** The orders the filters select: the search on the indexed expression, the status on its index. */
+function whereOf({ search, statusFilter }: Pick<AdminOrderFilters, 'search' | 'statusFilter'>): SQL | undefined {
+  return and(
+    search ? sql`${orderSearchText(orders)} LIKE ${containing(search)}` : undefined,
+    statusFilter ? eq(orders.status, statusFilter) : undefined,
+  );
+}
+
+/**
+ * The columns of the order, in sort order, ending with the id so that ties keep one order. Every
+ * column goes the same way, so a row comparison continues the order (the export's keyset).
+ */
+function sortColumns(sortBy: AdminOrderFilters['sortBy']) {
+  return {
+    createdAt: [orders.createdAt, orders.id],
+    total: [orders.total, orders.id],
+    status: [orders.status, orders.createdAt, orders.id],
+  }[sortBy];
+}
+
+const orderColumns = {
+  id: orders.id,
+  orderNumber: orders.orderNumber,
+  customerName: orders.customerName,
+  email: orders.email,
+  subtotal: orders.subtotal,
+  shipping: orders.shipping,
+  tax: orders.tax,
+  total: orders.total,
+  status: orders.status,
+  createdAt: orders.createdAt,
+  updatedAt: orders.updatedAt,
+  paymentMethod: orders.paymentMethod,
+  shippingAddress: orders.shippingAddress,
+  aliOrderId: orders.aliOrderId,
+  aliTrackingNumber: orders.aliTrackingNumber,
+  username: users.username,
+  // The exact keys of the row (timestamps to the microsecond): where the next batch starts.
+  cursor: sql<string[]>`ARRAY[${orders.total}::text, ${orders.status}::text, ${orders.createdAt}::text, ${orders.id}]`,
+};
+
+export type AdminOrderRow = Awaited<ReturnType<typeof selectOrders>>[number];
+
+function selectOrders(db: Db, where: SQL | undefined, filters: AdminOrderFilters) {
+  const direction = filters.sortOrder === 'asc' ? asc : desc;
+  return db
+    .select(orderColumns)
+    .from(orders)
+    .leftJoin(users, eq(users.id, orders.userId))
+    .where(where)
+    .orderBy(...sortColumns(filters.sortBy).map((column) => direction(column)))
+    .$dynamic();
+}
+
+/** The rows after `cursor` in the filters' order: `(keys) > (cursor's keys)`, or `<` going down. */
+function after(filters: AdminOrderFilters, cursor: string[]): SQL {
+  const [total, status, createdAt, id] = cursor;
+  const values = {
+    createdAt: sql`${createdAt}::timestamptz, ${id}`,
+    total: sql`${Number(total)}::integer, ${id}`,
+    status: sql`${status}, ${createdAt}::timestamptz, ${id}`,
+  }[filters.sortBy];
+  const keys = sql.join(sortColumns(filters.sortBy), sql`, `);
+  return filters.sortOrder === 'asc' ? sql`(${keys}) > (${values})` : sql`(${keys}) < (${values})`;
+}
+
+export type OrderLine = { orderId: string; productName: string; quantity: number; unitPrice: number };
+
+/** The orders tab of the back office (spec 2, 3 and 7): orders searched, filtered, sorted and exported. */
+export function createAdminOrdersService({ db }: { db: Db }) {
+  async function linesOf(ids: string[]): Promise<Map<string, OrderLine[]>> {
+    const byOrder = new Map<string, OrderLine[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return byOrder;
+    const lines = await db
+      .select({
+        orderId: orderItems.orderId,
+        productName: orderItems.productName,
+        quantity: orderItems.quantity,
+        unitPrice: orderItems.unitPrice,
+      })
+      .from(orderItems)
+      .where(inArray(orderItems.orderId, ids))
+      .orderBy(orderItems.orderId, orderItems.id);
+    for (const line of lines) byOrder.get(line.orderId)?.push(line);
+    return byOrder;
+  }
+
+  async function list(query: AdminOrderFilters & { page: number; limit: number }) {
+    const where = whereOf(query);
+    const [rows, [total]] = await Promise.all([
+      selectOrders(db, where, query)
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit),
+      db.select({ value: count() }).from(orders).where(where),
+    ]);
+    const ids = rows.map((row) => row.id);
+    const [lines, cards] = await Promise.all([
+      linesOf(ids),
+      ids.length === 0
+        ? []
+        : db
+            .select({ orderId: payments.orderId, brand: payments.cardBrand, last4: payments.cardLast4 })
+            .from(payments)
+            .where(inArray(payments.orderId, ids)),
+    ]);
+    const cardOf = new Map(cards.map(({ orderId, ...card }) => [orderId, card]));
+    return {
+      orders: rows.map((row) => toAdminOrder(row, lines.get(row.id) ?? [], cardOf.get(row.id) ?? null)),
+      pagination: paginationOf(query.page, query.limit, total?.value ?? 0),
+    };
+  }
+
+  /**
+   * Every order the filters select, in the list's order, `batchSize` at a time with their lines:
+   * each batch is read after the last row of the one before (keyset), so memory stays flat
+   * whatever the number of orders, and an order written meanwhile never shifts the pages.
+   */
+  async function* batches(filters: AdminOrderFilters, batchSize = 500) {
+    let cursor: string[] | undefined;
+    for (;;) {
+      const where = whereOf(filters);
+      const rows = await selectOrders(db, cursor ? and(where, after(filters, cursor)) : where, filters).limit(
+        batchSize,
+      );
+      if (rows.length === 0) return;
+      const lines = await linesOf(rows.map((row) => row.id));
+      yield rows.map((row) => ({ order: row, lines: lines.get(row.id) ?? [] }));
+      if (rows.length < batchSize) return;
+      cursor = rows[rows.length - 1]?.cursor;
+    }
+  }
+
+  return { list, batches };
+}
+
+/** What the detail modal shows of the fulfilment (no history table: see AdminOrderTimelineEntry). */
+function timelineOf(row: AdminOrderRow): AdminOrder['timeline'] {
+  const created = row.createdAt.toISOString();
+  const paid = (paidStatuses as readonly string[]).includes(row.status);
+  const timeline: AdminOrder['timeline'] = [{ event: 'created', status: null, at: created }];
+  if (paid) timeline.push({ event: 'paid', status: null, at: created });
+  if (row.status !== 'pending' && row.status !== 'processing') {
+    timeline.push({ event: 'status', status: row.status, at: row.updatedAt.toISOString() });
+  }
+  return timeline;
+}
+
+function toAdminOrder(
+  row: AdminOrderRow,
+  lines: OrderLine[],
+  card: { brand: string | null; last4: string | null } | null,
+): AdminOrder {
+  const address = row.shippingAddress;
+  return {
+    id: row.id,
+    orderNumber: row.orderNumber,
+    customerInfo: { name: row.customerName, email: row.email },
+    items: lines.map((line) => ({ productName: line.productName, quantity: line.quantity, price: line.unitPrice })),
+    subtotal: row.subtotal,
+    shipping: row.shipping,
+    tax: row.tax,
+    total: row.total,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    paymentMethod: row.paymentMethod,
+    shippingAddress: address
+      ? {
+          street: address.street,
+          city: address.city,
+          state: address.state,
+          zipCode: address.zipCode,
+          country: address.country,
+        }
+      : null,
+    aliOrderId: row.aliOrderId,
+    aliTrackingNumber: row.aliTrackingNumber,
+    user: row.username === null ? null : { username: row.username },
+    payment: card,
+    timeline: timelineOf(row),
+  };
+}
+
+export type AdminOrdersService = ReturnType<typeof createAdminOrdersService>;
