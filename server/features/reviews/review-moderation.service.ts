@@ -115,7 +115,15 @@ export function createReviewModerationService({
         .orderBy(...order.map((c) => direction(c)))
         .limit(limit)
         .offset((page - 1) * limit),
-      db.select({ value: count() }).from(reviews).innerJoin(products, eq(products.id, reviews.productId)).where(where),
+      // Only a search needs the product's title; otherwise the count reads reviews alone (every
+      // review has its product: the foreign key).
+      pattern
+        ? db
+            .select({ value: count() })
+            .from(reviews)
+            .innerJoin(products, eq(products.id, reviews.productId))
+            .where(where)
+        : db.select({ value: count() }).from(reviews).where(where),
     ]);
     return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total?.value ?? 0) };
   }
