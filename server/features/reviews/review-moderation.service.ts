@@ -91,7 +91,9 @@ export function createReviewModerationService({
             ilike(reviews.content, pattern),
             ilike(reviews.title, pattern),
             ilike(reviews.customerName, pattern),
-            ilike(products.title, pattern),
+            // The products whose title matches, as one array read first (products' trigram
+            // index), so that every arm is an index on reviews and the OR one bitmap.
+            sql`${reviews.productId} = ANY(ARRAY(SELECT ${products.id} FROM ${products} WHERE ${products.title} ILIKE ${pattern}))`,
           )
         : undefined,
       // A rating filter is a whole star: 4 holds 3.5 to 4.4 (the rounding of common/catalog-rules.ts
@@ -115,15 +117,8 @@ export function createReviewModerationService({
         .orderBy(...order.map((c) => direction(c)))
         .limit(limit)
         .offset((page - 1) * limit),
-      // Only a search needs the product's title; otherwise the count reads reviews alone (every
-      // review has its product: the foreign key).
-      pattern
-        ? db
-            .select({ value: count() })
-            .from(reviews)
-            .innerJoin(products, eq(products.id, reviews.productId))
-            .where(where)
-        : db.select({ value: count() }).from(reviews).where(where),
+      // The count reads reviews alone: every review has its product (the foreign key).
+      db.select({ value: count() }).from(reviews).where(where),
     ]);
     return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total?.value ?? 0) };
   }

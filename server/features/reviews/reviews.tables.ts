@@ -54,8 +54,15 @@ export const reviews = pgTable(
     index('reviews_product_rating_idx').on(t.productId, t.rating, t.createdAt, t.id),
     index('reviews_product_helpful_idx').on(t.productId, t.helpfulCount, t.createdAt, t.id),
     index('reviews_status_created_idx').on(t.moderationStatus, t.createdAt),
-    // The dashboard's count of reviews written in a range.
+    // The dashboard's count of reviews written in a range; the reviews tab's newest or oldest first.
     index('reviews_created_idx').on(t.createdAt),
+    // The reviews tab's other sorts over every review (ties by date, then id, as the list orders).
+    index('reviews_rating_created_idx').on(t.rating, t.createdAt, t.id),
+    index('reviews_helpful_created_idx').on(t.helpfulCount, t.createdAt, t.id),
+    // The reviews tab's search (ILIKE '%text%') on each text it searches, read as one bitmap.
+    index('reviews_content_trgm_idx').using('gin', t.content.op('gin_trgm_ops')),
+    index('reviews_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    index('reviews_customer_name_trgm_idx').using('gin', t.customerName.op('gin_trgm_ops')),
     index('reviews_user_idx').on(t.userId),
     check('reviews_rating_check', sql`${t.rating} >= 1 AND ${t.rating} <= 5`),
   ],
