@@ -16,6 +16,12 @@ import { measureFirstLoadJs } from './first-load-js.ts';
 import { measureLighthouse } from './lighthouse.ts';
 import { type LiveEventsBenchResult, liveEventsTargets, liveEventsText, measureLiveEvents } from './live-events.ts';
 import { measureLoad, withBareServer } from './load.ts';
+import {
+  measureOrdersExport,
+  type OrdersExportBenchResult,
+  ordersExportTargets,
+  ordersExportText,
+} from './orders-export.ts';
 import { root, stopAllProcesses } from './processes.ts';
 import { type BenchResults, evaluateTargets, resultsFile, type StageError, summary, writeResults } from './report.ts';
 import { addReviews, reviewEndpoints, reviewsAtScale, signedInCookies } from './reviews.ts';
@@ -33,7 +39,16 @@ const apiEndpoints = [
 const pageViewEndpoint = 'POST /api/analytics/pageview';
 const browserUserAgent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
-const sectionNames = ['js', 'lighthouse', 'api', 'checkout', 'reviews', 'dashboard', 'live-events'] as const;
+const sectionNames = [
+  'js',
+  'lighthouse',
+  'api',
+  'checkout',
+  'reviews',
+  'dashboard',
+  'live-events',
+  'orders-export',
+] as const;
 type Section = (typeof sectionNames)[number];
 /** `npm run bench -- reviews` measures only the sections named; none named measures all. */
 const sections = parseSections(process.argv.slice(2));
@@ -299,7 +314,9 @@ async function main(): Promise<number> {
     return true;
   });
   // The live events and the dashboard (PostgreSQL) run their own shops: the embedded one is for the other sections.
-  const embeddedSections = sections.some((section) => section !== 'dashboard' && section !== 'live-events');
+  const embeddedSections = sections.some(
+    (section) => section !== 'dashboard' && section !== 'live-events' && section !== 'orders-export',
+  );
   const shop = built && embeddedSections ? await stage('start the shop', results.errors, () => startShop()) : null;
   if (shop) {
     runningShop = shop;
@@ -333,6 +350,11 @@ async function main(): Promise<number> {
     liveEvents = await stage('live events: 1,000 open admin streams', results.errors, () => measureLiveEvents());
   }
 
+  let ordersExport: OrdersExportBenchResult | null = null;
+  if (built && sections.includes('orders-export')) {
+    ordersExport = await stage('orders export: 100,000 orders on PGlite', results.errors, () => measureOrdersExport());
+  }
+
   // An interrupted run records nothing: latest.json keeps the last complete run.
   if (interrupted) return 130;
   results.durationSeconds = (performance.now() - started) / 1000;
@@ -354,6 +376,13 @@ async function main(): Promise<number> {
     if (liveEvents) {
       Object.assign(results, { liveEvents });
       process.stdout.write(`\n${liveEventsText(liveEvents)}`);
+    }
+  }
+  if (sections.includes('orders-export')) {
+    targets.push(...ordersExportTargets(ordersExport));
+    if (ordersExport) {
+      Object.assign(results, { ordersExport });
+      process.stdout.write(`\n${ordersExportText(ordersExport)}`);
     }
   }
   process.stdout.write(`\n${summary(results, targets)}\n`);
