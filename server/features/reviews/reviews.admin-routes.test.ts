@@ -255,6 +255,22 @@ describe('moderation', () => {
     expect(await statusesOf([id])).toEqual([{ id, status: 'flagged', reason: 'Off topic' }]);
   });
 
+  test('two moderators approve at once: the row lock lets one through, the other gets 409', async () => {
+    const first = await signedIn('admin');
+    const second = await signedIn('admin');
+    const { product, ids } = await productWithReviews([{ rating: 3, status: 'pending' }]);
+    const id = ids[0] ?? '';
+    const before = await ratingsOf(product.id);
+    const answers = await Promise.all([
+      first.patch(`/api/admin/reviews/${id}/approve`),
+      second.patch(`/api/admin/reviews/${id}/approve`),
+    ]);
+    expect(answers.map((response) => response.statusCode).sort()).toEqual([200, 409]);
+    expect(await ratingsOf(product.id)).toEqual({ count: before.count + 1, sum: before.sum + 3 });
+    expect(await auditOf(id)).toHaveLength(1);
+    await jobsDone();
+  });
+
   test('bad and unknown ids: 400 or 404 naming them, nothing changed', async () => {
     const { patch, browser } = await signedIn('admin');
     const unknown = newId();
