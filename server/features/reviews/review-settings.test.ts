@@ -2,7 +2,6 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { completion, startStandIn } from '#server/adapters/ai/openai-stand-in.ts';
 import { signedInAs } from '#server/testing/signed-in.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
-import { testClient } from '#server/testing/test-client.ts';
 import { REVIEW_AWAITS_CHECK, REVIEW_PUBLISHED } from './reviews.service.ts';
 
 /**
