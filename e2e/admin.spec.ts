@@ -3,6 +3,7 @@ import { measureFirstLoadJs } from '../scripts/bench/first-load-js.ts';
 import { expectAccessible } from './a11y.ts';
 import { openAdmin, owner, tabNames } from './admin.ts';
 import { latestMailTo } from './mailbox.ts';
+import { otherShopper, postReview, unique } from './reviews.ts';
 import { register, signOut } from './shopper.ts';
 
 const storefrontPages = ['/', '/products', '/product/desktop-fountain', '/cart', '/login', '/register'];
@@ -200,4 +201,52 @@ test('settings: a rate limit out of range is refused with the reason; a good sav
   // The secret keys are never shown: the AI key field is a password field and empty.
   await expect(page.getByLabel('AI API key')).toHaveAttribute('type', 'password');
   await expect(page.getByLabel('AI API key')).toHaveValue('');
+});
+
+test('reviews tab: flag with a reason, a bulk status change, approve, delete after a confirm', async ({
+  page,
+  playwright,
+}) => {
+  test.setTimeout(150_000);
+  const { request } = await otherShopper(playwright.request);
+  const product = (await (await request.get('/api/products/desktop-fountain')).json()) as { id: string };
+  const title = `Quiet mornings ${unique()}`;
+  await postReview(request, product.id, { rating: 4, title, content: 'A calm sound that fills the room softly.' });
+
+  await openAdmin(page, owner, 'reviews');
+  await expect(page.getByRole('heading', { name: 'Reviews', level: 2 })).toBeVisible();
+  await page.getByLabel('Search reviews').fill(title);
+  const rows = page.getByRole('table', { name: 'Reviews' }).getByRole('row');
+  await expect(rows).toHaveCount(2);
+  const row = rows.nth(1);
+  await expect(row).toContainText('Approved');
+  await expectAccessible(page);
+
+  // Flag: the reason is required.
+  await row.getByRole('button', { name: /^Flag the review/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Flag review' });
+  await dialog.getByRole('button', { name: 'Flag review' }).click();
+  await expect(dialog.getByText('Please give a reason for flagging this review')).toBeVisible();
+  await expectAccessible(page);
+  await dialog.getByLabel('Reason').fill('Mentions a competitor by name');
+  await dialog.getByRole('button', { name: 'Flag review' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('Flagged');
+  await expect(row).toContainText('Reason: Mentions a competitor by name');
+  await expect(row.getByRole('button', { name: /^Flag the review/ })).toBeHidden();
+
+  // Bulk: back to pending; then Approve (shown for pending only).
+  await row.getByRole('checkbox').check();
+  await page.getByLabel('Set selected reviews to').selectOption('pending');
+  await page.getByRole('button', { name: 'Apply to 1 selected' }).click();
+  await expect(row).toContainText('Pending');
+  await row.getByRole('button', { name: /^Approve the review/ }).click();
+  await expect(row).toContainText('Approved');
+  await expect(row.getByRole('button', { name: /^Approve the review/ })).toBeHidden();
+
+  // Delete, after the confirm.
+  await row.getByRole('button', { name: /^Delete the review/ }).click();
+  await page.getByRole('dialog', { name: 'Delete review' }).getByRole('button', { name: 'Delete review' }).click();
+  await expect(page.getByText('No reviews found.')).toBeVisible();
+  await expectAccessible(page);
 });
