@@ -11,8 +11,9 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
-  // Room for an axe run on every page visited.
-  timeout: 60_000,
+  // Room for an axe run on every page visited, on two cores shared by two browsers and the
+  // server: under that load a long test's axe runs took more than 60 s.
+  timeout: 90_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     // Every browser has answered the cookie banner (Deny) unless a test starts without it
