@@ -20,7 +20,7 @@ import {
 } from '../../server/features/events/event-stream-client.ts';
 import { throwawayShopEnv } from '../../server/testing/throwaway-shop.ts';
 import { nextClientAddress } from './client-address.ts';
-import { freePort, hasExited, startNodeScript, stopProcess } from './processes.ts';
+import { freePort, startNodeScript, stopProcess, waitUntilReady } from './processes.ts';
 import type { Target } from './report.ts';
 
 export const liveEventsBench = {
@@ -300,20 +300,8 @@ async function startShop(dataDir: string, databaseUrl: string | null) {
   // Redis would only matter to a PostgreSQL shop; this one measures LISTEN/NOTIFY.
   delete env.REDIS_URL;
   const child = startNodeScript('scripts/bench/shop-server.ts', { env });
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (hasExited(child)) throw new Error(`the shop exited with code ${child.exitCode ?? child.signalCode}`);
-    try {
-      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
-      await response.body?.cancel();
-      if (response.ok && child.pid) return { url, process: child, pid: child.pid };
-    } catch {
-      // Not listening yet.
-    }
-    await delay(250);
-  }
-  await stopProcess(child);
-  throw new Error('the shop was not ready within 180 s');
+  const pid = await waitUntilReady(child, url);
+  return { url, process: child, pid };
 }
 
 function withDatabase(serverUrl: string, database: string): string {

@@ -59,3 +59,21 @@ export async function freePort(): Promise<number> {
   if (!address || typeof address === 'string') throw new Error('could not find a free port');
   return address.port;
 }
+
+/** Waits for a started shop to answer /readyz (at most 180 s); stops it and throws when it does not. */
+export async function waitUntilReady(child: ChildProcess, url: string): Promise<number> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (hasExited(child)) throw new Error(`the shop exited with code ${child.exitCode ?? child.signalCode}`);
+    try {
+      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+      await response.body?.cancel();
+      if (response.ok && child.pid) return child.pid;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stopProcess(child);
+  throw new Error('the shop was not ready within 180 s');
+}
