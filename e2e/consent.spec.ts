@@ -88,17 +88,26 @@ test('a first visit shows the banner without moving the page; Deny is stored and
   await expect(banner(page).getByRole('button', { name: 'Accept All' })).toBeVisible();
   await expect(banner(page).getByRole('button', { name: 'Close cookie banner' })).toBeVisible();
   await expectAccessible(page);
-  // The banner is fixed over the window: nothing on the page moved when it appeared.
+  // The banner is fixed over the window: nothing on the page moved when it appeared. A banner
+  // pushing the page would score about 0.1; a loaded machine has been seen to log a sub-pixel
+  // shift of 0.00001 elsewhere, so the bound is 0.001 (the sources name what moved).
   const shifts = await page.evaluate(
     () =>
-      new Promise<number>((resolve) => {
-        new PerformanceObserver((list) => {
-          resolve(list.getEntries().reduce((sum, entry) => sum + (entry as unknown as { value: number }).value, 0));
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(0), 500);
+      new Promise<{ score: number; moved: string[] }>((resolve) => {
+        const done = (entries: PerformanceEntry[]) => {
+          const shiftEntries = entries as unknown as { value: number; sources?: { node?: Node | null }[] }[];
+          resolve({
+            score: shiftEntries.reduce((sum, entry) => sum + entry.value, 0),
+            moved: shiftEntries.flatMap((entry) =>
+              (entry.sources ?? []).map((source) => (source.node as Element | null)?.outerHTML.slice(0, 80) ?? '?'),
+            ),
+          });
+        };
+        new PerformanceObserver((list) => done(list.getEntries())).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => done([]), 500);
       }),
   );
-  expect(shifts).toBe(0);
+  expect(shifts.score, `moved: ${shifts.moved.join(' | ')}`).toBeLessThan(0.001);
 
   await banner(page).getByRole('button', { name: 'Deny' }).click();
   await expect(banner(page)).toBeHidden();
