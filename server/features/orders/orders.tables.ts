@@ -53,6 +53,8 @@ export const orders = pgTable(
     shippingAddress: jsonb().$type<Address>(),
     billingAddress: jsonb().$type<Address>(),
     discountCodes: jsonb().$type<string[]>().notNull().default([]),
+    /** The sales that priced the order (automatic ones and coupons), for the sales tab's revenue. */
+    saleIds: jsonb().$type<string[]>().notNull().default([]),
     channel: text({ enum: orderChannels }).notNull().default('web'),
     /** The order's id on the channel it came from (e.g. a TikTok Shop order id). */
     externalId: text(),
@@ -72,6 +74,9 @@ export const orders = pgTable(
     // The orders tab (issue 12): its status filter under the total sort, and its search.
     index('orders_status_total_idx').on(t.status, t.total),
     index('orders_search_trgm_idx').using('gin', sql`${orderSearchText(t)} gin_trgm_ops`),
+    // The sales tab: the orders that used a sale (by id, or by its code on orders from before sale ids were kept).
+    index('orders_sale_ids_idx').using('gin', sql`${t.saleIds} jsonb_path_ops`),
+    index('orders_discount_codes_idx').using('gin', sql`${t.discountCodes} jsonb_path_ops`),
     check('orders_total_check', sql`${t.total} >= 0`),
   ],
 );
