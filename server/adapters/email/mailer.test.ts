@@ -97,6 +97,31 @@ describe('SMTP mailer', () => {
     }
   });
 
+  test('extra headers reach the recipient (a newsletter\'s one-click unsubscribe), not the stored copy', async () => {
+    const smtp = await localSmtp();
+    const mailer = createSmtpMailer({ db, url: smtp.url, from: 'shop@example.com', log: () => {} });
+    try {
+      const { id, delivered } = await mailer.send({
+        to: 'reader@example.com',
+        subject: 'News',
+        text: 'Hello',
+        template: 'newsletter',
+        headers: {
+          'List-Unsubscribe': '<https://shop.test/u?token=abc123>',
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
+      });
+      expect(delivered).toBe(true);
+      expect(smtp.received[0]?.data).toContain('List-Unsubscribe: <https://shop.test/u?token=abc123>');
+      expect(smtp.received[0]?.data).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+      const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+      expect(row).toMatchObject({ status: 'sent', template: 'newsletter' });
+    } finally {
+      mailer.close();
+      await smtp.close();
+    }
+  });
+
   test('a refused message is recorded as failed, not thrown', async () => {
     const smtp = await localSmtp({ refuse: true });
     const errors: unknown[] = [];

@@ -5,6 +5,8 @@ export type MailMessage = {
   text: string;
   html?: string;
   template: string;
+  /** Extra headers for the recipient's copy (a newsletter's List-Unsubscribe); the stored copy does not keep them. */
+  headers?: Record<string, string>;
   /**
    * One-use tokens in the message (reset and confirmation links): they reach the recipient only,
    * and are cut out of the stored copy and the log.
@@ -16,7 +18,11 @@ export type MailMessage = {
 export const REDACTED_SECRET = '[one-use token removed: sent only to the recipient]';
 
 /** The message as it may be stored or logged: secrets cut out, and the list of them dropped. */
-export function storableCopy({ secrets = [], ...message }: MailMessage): Omit<MailMessage, 'secrets'> {
+export function storableCopy({
+  secrets = [],
+  headers: _headers,
+  ...message
+}: MailMessage): Omit<MailMessage, 'secrets' | 'headers'> {
   const redact = (text: string) => secrets.reduce((result, secret) => result.replaceAll(secret, REDACTED_SECRET), text);
   return {
     ...message,

@@ -33,6 +33,7 @@ export function createSmtpMailer({
           subject: message.subject,
           text: message.text,
           html: message.html,
+          ...(message.headers ? { headers: message.headers } : {}),
         });
         await db
           .update(emailOutbox)
