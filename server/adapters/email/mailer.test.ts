@@ -97,7 +97,7 @@ describe('SMTP mailer', () => {
     }
   });
 
-  test('extra headers reach the recipient (a newsletter\'s one-click unsubscribe), not the stored copy', async () => {
+  test("extra headers reach the recipient (a newsletter's one-click unsubscribe), not the stored copy", async () => {
     const smtp = await localSmtp();
     const mailer = createSmtpMailer({ db, url: smtp.url, from: 'shop@example.com', log: () => {} });
     try {
