@@ -118,7 +118,9 @@ test('admin management: the owner promotes a shopper, edits the permissions, rem
   await expect(page.getByRole('status').filter({ hasText: 'Permissions updated successfully' })).toBeVisible();
   await shopperPage.goto('/admin');
   await expect(shopperPage.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
-  expect(await tabNames(shopperPage).catch(() => [])).not.toContain('Users');
+  const tabsNow = await tabNames(shopperPage);
+  expect(tabsNow).not.toContain('Users');
+  expect(tabsNow).toContain('Orders');
 
   // Remove: confirm first; the former admin is sent to the account.
   await page.getByRole('button', { name: `Remove admin privileges of ${shopper.username}` }).click();

@@ -27,6 +27,7 @@ export const tabLabels: Record<AdminTab, string> = {
 export const tabModules: Partial<Record<AdminTab, () => Promise<TabModule>>> = {
   dashboard: () => import('./dashboard/dashboard-tab.tsx'),
   users: () => import('./users/users-tab.tsx'),
+  orders: () => import('./orders/orders-tab.tsx'),
   reviews: () => import('./reviews/reviews-tab.tsx'),
   'admin-management': () => import('./admin-management/admin-management-tab.tsx'),
   settings: () => import('./settings/settings-tab.tsx'),
