@@ -4,8 +4,15 @@
  * types: the browser imports this file, so it carries no zod.
  */
 
-/** Spec 7: the collections a message's data names. */
-export const liveEventCollections = ['orders', 'products', 'users', 'reviews', 'newslettersubscribers'] as const;
+/** Spec 7: the collections a message's data names; sales (the sales tab's writes, design 4) added. */
+export const liveEventCollections = [
+  'orders',
+  'products',
+  'users',
+  'reviews',
+  'newslettersubscribers',
+  'sales',
+] as const;
 export type LiveEventCollection = (typeof liveEventCollections)[number];
 
 /** Spec 7: the message types. */
@@ -24,6 +31,10 @@ export const liveEventTypes = [
   'newsletter_subscription',
   'newsletter_updated',
   'newsletter_unsubscribed',
+  // The sales tab's writes (design 4: sale create and activate wired for real).
+  'sale_created',
+  'sale_updated',
+  'sale_deleted',
 ] as const;
 export type LiveEventType = (typeof liveEventTypes)[number];
 

@@ -10,10 +10,10 @@ declare module 'fastify' {
 }
 
 /**
- * Where the admin routes live (spec 7: the lists and settings, admin management, and the live
- * events' stream); the general rate limit leaves them to the admin limit.
+ * Where the admin routes live (spec 7: the lists and settings, admin management, the live
+ * events' stream, and the sales tab's /api/sales); the general rate limit leaves them to the admin limit.
  */
-export const ADMIN_API_PREFIXES = ['/api/admin/', '/api/admin-setup/', '/api/atlas/'] as const;
+export const ADMIN_API_PREFIXES = ['/api/admin/', '/api/admin-setup/', '/api/atlas/', '/api/sales'] as const;
 
 /**
  * Guards every route of the scope by the permission table: a visitor gets 401, a signed-in user

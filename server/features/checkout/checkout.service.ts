@@ -3,13 +3,16 @@ import { and, eq, gt, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzl
 import { isAddressComplete, MINIMUM_CARD_PAYMENT } from '#common/checkout-rules.ts';
 import type { SessionUser } from '#common/contracts/accounts.ts';
 import type { CheckoutBreakdown, CheckoutItem, DraftAddress, syncReasons } from '#common/contracts/checkout.ts';
-import { formatCents } from '#common/money.ts';
+import { effectivePrice, formatCents } from '#common/money.ts';
 import { paymentErrorMessage } from '#common/payment-errors.ts';
 import {
   type CartPrice,
   cartTotals,
   type Discount,
+  discountedPrice,
+  isInScope,
   normalizeCode,
+  type PricedLine,
   type PricingLine,
   priceCart,
   productCodeDiscount,
@@ -41,6 +44,8 @@ import { type PricedCart, paymentEvents, payments } from './checkout.tables.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type OrderAnswer = { reference: string; orderNumber: string; total: number };
+/** A discount with the sale it comes from (none for a product's own code). */
+type SaleDiscount = Discount & { saleId?: string };
 type PaymentRow = typeof payments.$inferSelect;
 
 export type CheckoutRequest = {
@@ -223,7 +228,7 @@ export function createCheckoutService({
    * The discounts that may apply to these lines: running sales (automatic, or by coupon when its
    * code was entered, under its usage limit) and the products' own codes that were entered.
    */
-  async function discountsFor(lines: CartLine[], codes: string[], now: Date): Promise<Discount[]> {
+  async function discountsFor(lines: CartLine[], codes: string[], now: Date): Promise<SaleDiscount[]> {
     const rows = (await runningSales.get()).filter(
       (sale) =>
         sale.startDate <= now &&
@@ -232,7 +237,8 @@ export function createCheckoutService({
         (sale.couponCode === null || codes.includes(sale.couponCode)),
     );
     const fromSales = rows.map(
-      (sale): Discount => ({
+      (sale): SaleDiscount => ({
+        saleId: sale.id,
         code: sale.couponCode,
         kind: sale.discountType,
         value: sale.discountValue,
@@ -250,6 +256,36 @@ export function createCheckoutService({
         .filter((discount): discount is Discount => discount !== null);
     });
     return [...fromSales, ...fromProducts];
+  }
+
+  /**
+   * The sales that priced the cart, for the order to keep: each coupon sale whose code lowered a
+   * line, and each running sale that gave a line its sale price (the one pricing chose: in scope,
+   * its minimum met, its price the line's).
+   */
+  function salesUsed(lines: CartLine[], discounts: SaleDiscount[], priced: PricedLine[]): string[] {
+    const beforeSales = lines.reduce(
+      (sum, line) => sum + effectivePrice(line.price, line.salePrice) * line.quantity,
+      0,
+    );
+    const used = new Set<string>();
+    lines.forEach((line, index) => {
+      const result = priced[index];
+      if (!result) return;
+      const byCode = result.appliedCode ? discounts.find((d) => d.saleId && d.code === result.appliedCode) : undefined;
+      if (byCode?.saleId) used.add(byCode.saleId);
+      if (result.originalUnitPrice >= effectivePrice(line.price, line.salePrice)) return;
+      const running = discounts.find(
+        (d) =>
+          d.saleId &&
+          d.code === null &&
+          d.minimumPurchase <= beforeSales &&
+          isInScope(d, line) &&
+          discountedPrice(d, line.price) === result.originalUnitPrice,
+      );
+      if (running?.saleId) used.add(running.saleId);
+    });
+    return [...used];
   }
 
   function breakdownOf(priced: Omit<CartPrice, 'lines' | 'refused'>): CheckoutBreakdown {
@@ -476,9 +512,10 @@ export function createCheckoutService({
       };
     }
     const lines = await cartLines(request.items);
+    const discounts = await discountsFor(lines, codes, new Date());
     const priced = priceCart({
       lines,
-      discounts: await discountsFor(lines, codes, new Date()),
+      discounts,
       codes,
       settings: current,
       address,
@@ -504,6 +541,7 @@ export function createCheckoutService({
         unitCost: line.unitCost,
       })),
       discountCodes: codes.filter((code) => !priced.refused.some((refused) => refused.code === code)),
+      saleIds: salesUsed(lines, discounts, priced.lines),
       ...base,
       pricing: { fingerprint: key, lines: answered, refused: priced.refused },
     };
@@ -639,21 +677,25 @@ export function createCheckoutService({
         if (!variant) throw soldOut(row, taken.title);
       }
     }
-    if (cart.discountCodes.length) {
+    const saleIds = cart.saleIds ?? [];
+    if (cart.discountCodes.length || saleIds.length) {
+      // A running sale's use is counted under its limit too; only a coupon used up refuses the order.
       const used = await tx
         .update(sales)
         .set({ usageCount: sql`${sales.usageCount} + 1` })
         .where(
           and(
-            inArray(sales.couponCode, cart.discountCodes),
+            or(
+              cart.discountCodes.length ? inArray(sales.couponCode, cart.discountCodes) : undefined,
+              saleIds.length ? and(isNull(sales.couponCode), inArray(sales.id, saleIds)) : undefined,
+            ),
             or(isNull(sales.usageLimit), lt(sales.usageCount, sales.usageLimit)),
           ),
         )
         .returning({ code: sales.couponCode });
-      const limited = await tx
-        .select({ code: sales.couponCode })
-        .from(sales)
-        .where(inArray(sales.couponCode, cart.discountCodes));
+      const limited = cart.discountCodes.length
+        ? await tx.select({ code: sales.couponCode }).from(sales).where(inArray(sales.couponCode, cart.discountCodes))
+        : [];
       const missing = limited.find((sale) => !used.some((u) => u.code === sale.code));
       if (missing?.code) {
         throw new Refused(
@@ -687,6 +729,7 @@ export function createCheckoutService({
         shippingAddress: shipping ? toAddress(shipping) : null,
         billingAddress: billing ? toAddress(billing) : null,
         discountCodes: cart.discountCodes,
+        saleIds,
       })
       .returning({ id: orders.id, orderNumber: orders.orderNumber, total: orders.total });
     if (!order) throw new Error('the order could not be stored');

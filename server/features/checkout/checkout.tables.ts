@@ -42,6 +42,8 @@ export type PricedCart = {
     refused: { code: string; product: string }[];
   };
   discountCodes: string[];
+  /** The sales that priced the lines (automatic ones and coupons); absent on payments made before they were kept. */
+  saleIds?: string[];
   email: string;
   newsletter: boolean;
   shipping: unknown;

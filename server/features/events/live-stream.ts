@@ -26,6 +26,7 @@ export const collectionAccess: Record<LiveEventCollection, AdminAccess> = {
   users: tabAccess.users,
   reviews: tabAccess.reviews,
   newslettersubscribers: tabAccess.newsletter,
+  sales: tabAccess.sales,
 };
 
 /**
