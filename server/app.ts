@@ -43,8 +43,10 @@ import { createDomainEvents } from '#server/features/events/domain-events.ts';
 import { eventsAdminRoutes } from '#server/features/events/events.admin-routes.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
 import { createMarketingService, createRunningSales } from '#server/features/marketing/marketing.service.ts';
-import { salesAdminRoutes } from '#server/features/marketing/sales.admin-routes.ts';
-import { createSalesAdminService } from '#server/features/marketing/sales-admin.service.ts';
+import { newsletterAdminRoutes } from '#server/features/newsletter/newsletter.admin-routes.ts';
+import { newsletterRoutes } from '#server/features/newsletter/newsletter.routes.ts';
+import { createNewsletterService } from '#server/features/newsletter/newsletter.service.ts';
+import { createNewsletterSends } from '#server/features/newsletter/newsletter-sends.ts';
 import { createAdminOrdersService } from '#server/features/orders/admin-orders.service.ts';
 import { ordersAdminRoutes } from '#server/features/orders/orders.admin-routes.ts';
 import { ordersRoutes } from '#server/features/orders/orders.routes.ts';
@@ -192,11 +194,6 @@ export async function buildApp(deps: AppDeps) {
   });
   const catalog = createCatalogService({ db });
   const marketing = createMarketingService({ db });
-  // The checkout's running sales are read again on every instance as soon as a sale is written.
-  const runningSales = createRunningSales({ db });
-  events.subscribe((event) => {
-    if (event.data.collection === 'sales') runningSales.forget();
-  });
   const orders = createOrdersService({ db });
   const reviews = createReviewsService({
     db,
@@ -210,13 +207,16 @@ export async function buildApp(deps: AppDeps) {
     db,
     processor: payments,
     settings,
-    runningSales,
+    runningSales: createRunningSales({ db }),
     events,
     jobs: deps.jobs,
     mailer,
     publicUrl: config.publicUrl,
     log: (message, error) => app.log.error({ err: error }, message),
   });
+  const newsletterDeps = { db, mailer, settings, jobs: deps.jobs, publicUrl: config.publicUrl };
+  const newsletter = createNewsletterService({ ...newsletterDeps, events });
+  const newsletterSends = createNewsletterSends(newsletterDeps);
   const analytics = createAnalyticsService({
     db,
     pglite: database.pglite,
@@ -315,6 +315,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(checkoutRoutes, { checkout });
     await api.register(analyticsRoutes, { analytics });
     await api.register(trackingRoutes, { tracking });
+    await api.register(newsletterRoutes, { newsletter, settings });
     // The back office's API: admins only, each route by the permission table, under the admin limit.
     await api.register(async (admin) => {
       admin.addHook(
@@ -341,7 +342,7 @@ export async function buildApp(deps: AppDeps) {
       });
       await admin.register(dashboardAdminRoutes, { dashboard: createDashboardService({ db }) });
       await admin.register(ordersAdminRoutes, { adminOrders: createAdminOrdersService({ db }) });
-      await admin.register(salesAdminRoutes, { salesAdmin: createSalesAdminService({ db, events }) });
+      await admin.register(newsletterAdminRoutes, { newsletter, sends: newsletterSends });
       await admin.register(reviewsAdminRoutes, {
         moderation: createReviewModerationService({ db, events, refreshOverview: reviews.refreshOverview }),
       });

@@ -33,7 +33,8 @@ export const newsletterSubscribers = pgTable(
   ],
 );
 
-export const newsletterIssueStatuses = ['queued', 'sending', 'sent', 'failed'] as const;
+/** A send's state: 'cancelled' when the newsletter was switched off while it ran. */
+export const newsletterIssueStatuses = ['queued', 'sending', 'sent', 'cancelled'] as const;
 
 /** A newsletter as sent to the active subscribers, with the progress of its send job. */
 export const newsletterIssues = pgTable(
@@ -56,7 +57,11 @@ export const newsletterIssues = pgTable(
   (t) => [index('newsletter_issues_created_idx').on(t.createdAt)],
 );
 
-export const newsletterDeliveryStatuses = ['claimed', 'sent', 'failed'] as const;
+/**
+ * queued (the recipient list, written when the job starts), claimed (about to be handed to the
+ * mailer), then sent or failed; skipped when the subscriber left before their turn.
+ */
+export const newsletterDeliveryStatuses = ['queued', 'claimed', 'sent', 'failed', 'skipped'] as const;
 
 /**
  * One row per (issue, subscriber), written before the mail is handed to the mailer: the unique
