@@ -43,6 +43,8 @@ import { createDomainEvents } from '#server/features/events/domain-events.ts';
 import { eventsAdminRoutes } from '#server/features/events/events.admin-routes.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
 import { createMarketingService, createRunningSales } from '#server/features/marketing/marketing.service.ts';
+import { salesAdminRoutes } from '#server/features/marketing/sales.admin-routes.ts';
+import { createSalesAdminService } from '#server/features/marketing/sales-admin.service.ts';
 import { newsletterAdminRoutes } from '#server/features/newsletter/newsletter.admin-routes.ts';
 import { newsletterRoutes } from '#server/features/newsletter/newsletter.routes.ts';
 import { createNewsletterService } from '#server/features/newsletter/newsletter.service.ts';
@@ -194,6 +196,11 @@ export async function buildApp(deps: AppDeps) {
   });
   const catalog = createCatalogService({ db });
   const marketing = createMarketingService({ db });
+  // The checkout's running sales are read again on every instance as soon as a sale is written.
+  const runningSales = createRunningSales({ db });
+  events.subscribe((event) => {
+    if (event.data.collection === 'sales') runningSales.forget();
+  });
   const orders = createOrdersService({ db });
   const reviews = createReviewsService({
     db,
@@ -207,7 +214,7 @@ export async function buildApp(deps: AppDeps) {
     db,
     processor: payments,
     settings,
-    runningSales: createRunningSales({ db }),
+    runningSales,
     events,
     jobs: deps.jobs,
     mailer,
@@ -343,6 +350,7 @@ export async function buildApp(deps: AppDeps) {
       await admin.register(dashboardAdminRoutes, { dashboard: createDashboardService({ db }) });
       await admin.register(ordersAdminRoutes, { adminOrders: createAdminOrdersService({ db }) });
       await admin.register(newsletterAdminRoutes, { newsletter, sends: newsletterSends });
+      await admin.register(salesAdminRoutes, { salesAdmin: createSalesAdminService({ db, events }) });
       await admin.register(reviewsAdminRoutes, {
         moderation: createReviewModerationService({ db, events, refreshOverview: reviews.refreshOverview }),
       });
