@@ -72,22 +72,19 @@ export const exportSubscribers = {
   query: AdminSubscriberFilters,
 } as const;
 
+/** A trimmed text of at most `max` characters; missing or blank gets spec 7's sentence. */
+const required = (max: number) =>
+  z.prefault(
+    z
+      .string()
+      .check(z.trim(), z.minLength(1, SEND_FIELDS_REQUIRED), z.maxLength(max, `must be at most ${max} characters`)),
+    '',
+  );
+
 /** Subject and content of a newsletter (plain text; blank lines separate paragraphs). */
 export const NewsletterDraft = z.object({
-  subject: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, SEND_FIELDS_REQUIRED),
-      z.maxLength(NEWSLETTER_SUBJECT_MAX, `must be at most ${NEWSLETTER_SUBJECT_MAX} characters`),
-    ),
-  content: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, SEND_FIELDS_REQUIRED),
-      z.maxLength(NEWSLETTER_CONTENT_MAX, `must be at most ${NEWSLETTER_CONTENT_MAX} characters`),
-    ),
+  subject: required(NEWSLETTER_SUBJECT_MAX),
+  content: required(NEWSLETTER_CONTENT_MAX),
 });
 export type NewsletterDraft = z.output<typeof NewsletterDraft>;
 
