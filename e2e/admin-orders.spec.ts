@@ -122,7 +122,7 @@ test('orders tab: the XLSX and CSV downloads hold the orders the list shows for 
   ]);
   expect(xlsx.suggestedFilename()).toBe('orders.xlsx');
   const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(await readFile(await xlsx.path()));
+  await workbook.xlsx.readFile(await xlsx.path());
   const sheet = workbook.worksheets[0];
   if (!sheet) throw new Error('the workbook has a sheet');
   // A header row, then one row per order line.

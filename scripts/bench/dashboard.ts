@@ -6,21 +6,13 @@
  * does; then each range is read a few hundred times one request after another, and its p50 and
  * p99 are reported against the target (p99 ≤ 100 ms for 'all').
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import pg from 'pg';
 import { openDatabase } from '../../server/db/client.ts';
 import { rollUpPageViews } from '../../server/features/dashboard/page-view-rollup.job.ts';
-import { throwawayShopEnv } from '../../server/testing/throwaway-shop.ts';
-import { nextClientAddress } from './client-address.ts';
-import { freePort, hasExited, startNodeScript, stopProcess } from './processes.ts';
+import { measureSequential, onServer, ownerCookie, withPostgresShop } from './postgres-shop.ts';
+import { hasExited } from './processes.ts';
 import type { Target } from './report.ts';
 
 export const dashboardBench = {
-  /** The server and its default database (only used to create and drop the benchmark's own). */
-  serverUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   database: 'stillwater_bench_dashboard',
   pageViews: 1_000_000,
   orders: 100_000,
@@ -56,28 +48,16 @@ export type DashboardBenchResult = {
   baseline: RangeLatency;
 };
 
-const ownerEmail = 'owner@stillwater.test';
-const ownerPassword = 'bench-owner-password';
-
 /** Runs the whole benchmark: database, shop, data, rollup, measurements; then removes what it made. */
 export async function measureDashboard(): Promise<DashboardBenchResult> {
   const settings = dashboardBench;
-  const benchUrl = withDatabase(settings.serverUrl, settings.database);
-  await onServer(settings.serverUrl, async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${settings.database} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${settings.database}`);
-  });
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'stillwater-bench-dashboard-'));
-  let shop: { url: string; process: ReturnType<typeof startNodeScript> } | null = null;
-  try {
-    // The shop migrates the new database and creates the owner; no demo content.
-    shop = await startShop(benchUrl, dataDir);
+  return withPostgresShop(settings.database, async (shop) => {
     process.stdout.write(
       `  writing ${settings.pageViews} page views and ${settings.orders} orders over ${settings.days} days\n`,
     );
-    const written = await writeData(benchUrl);
+    const written = await writeData(shop.databaseUrl);
     process.stdout.write(`  written in ${written.seconds.toFixed(1)} s; rolling up the completed days\n`);
-    const rollup = await rollUp(benchUrl);
+    const rollup = await rollUp(shop.databaseUrl);
     process.stdout.write(`  ${rollup.days} days rolled up in ${rollup.seconds.toFixed(1)} s\n`);
     const cookie = await ownerCookie(shop.url);
     const latencies: RangeLatency[] = [];
@@ -98,61 +78,7 @@ export async function measureDashboard(): Promise<DashboardBenchResult> {
       latencies,
       baseline,
     };
-  } finally {
-    if (shop) await stopProcess(shop.process);
-    await rm(dataDir, { recursive: true, force: true });
-    await onServer(settings.serverUrl, (client) =>
-      client.query(`DROP DATABASE IF EXISTS ${settings.database} WITH (FORCE)`),
-    );
-  }
-}
-
-function withDatabase(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.href;
-}
-
-async function onServer<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** The production server (server/main.ts through shop-server.ts) on the benchmark's database. */
-async function startShop(databaseUrl: string, dataDir: string) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...throwawayShopEnv(dataDir, { password: ownerPassword }),
-    DATABASE_URL: databaseUrl,
-    SEED_DEMO_DATA: 'false',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: url,
-    // Each request comes from its own address (X-Forwarded-For), so the admin limit (50 a minute
-    // per address) never refuses one: it is paid for, as for any admin.
-    TRUST_PROXY: '127.0.0.1',
-  };
-  const child = startNodeScript('scripts/bench/shop-server.ts', { env });
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (hasExited(child)) throw new Error(`the shop exited with code ${child.exitCode ?? child.signalCode}`);
-    try {
-      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
-      await response.body?.cancel();
-      if (response.ok) return { url, process: child };
-    } catch {
-      // Not listening yet.
-    }
-    await delay(250);
-  }
-  await stopProcess(child);
-  throw new Error('the shop was not ready within 120 s');
+  });
 }
 
 /**
@@ -225,32 +151,6 @@ async function rollUp(databaseUrl: string): Promise<{ seconds: number; days: num
   }
 }
 
-/** Signs the owner in; answers the session's cookies. */
-async function ownerCookie(baseUrl: string): Promise<string> {
-  const jar = new Map<string, string>();
-  const client = nextClientAddress();
-  const send = async (pathname: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set('x-forwarded-for', client);
-    headers.set('cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
-    const response = await fetch(new URL(pathname, baseUrl), { ...init, headers });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair = ''] = cookie.split(';');
-      const split = pair.indexOf('=');
-      jar.set(pair.slice(0, split), pair.slice(split + 1));
-    }
-    if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${pathname} answered ${response.status}`);
-    return response.json() as Promise<Record<string, unknown>>;
-  };
-  const { token } = await send('/api/auth/csrf-token');
-  await send('/api/auth/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-csrf-token': String(token) },
-    body: JSON.stringify({ email: ownerEmail, password: ownerPassword }),
-  });
-  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-}
-
 /** One range read one request after another: a warm-up, then the measured requests. */
 async function measureRange(
   baseUrl: string,
@@ -258,37 +158,20 @@ async function measureRange(
   range: string,
   pathname = `/api/admin/dashboard?timeRange=${range}`,
 ): Promise<RangeLatency> {
-  const { warmupRequests, requests } = dashboardBench;
-  const url = new URL(pathname, baseUrl).href;
-  process.stdout.write(`  GET ${pathname}: ${warmupRequests} warm-up, ${requests} measured\n`);
-  const once = async () => {
-    const started = performance.now();
-    const response = await fetch(url, { headers: { cookie, 'x-forwarded-for': nextClientAddress() } });
-    const body = await response.text();
-    return { ms: performance.now() - started, ok: response.status === 200, body };
-  };
-  for (let i = 0; i < warmupRequests; i += 1) await once();
-  const times: number[] = [];
-  let failed = 0;
-  let last = '';
-  for (let i = 0; i < requests; i += 1) {
-    const { ms, ok, body } = await once();
-    if (ok) {
-      times.push(ms);
-      last = body;
-    } else failed += 1;
-  }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => round(times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)] ?? Number.NaN);
-  const answer = last ? JSON.parse(last) : null;
-  return {
-    range,
+  const { warmupRequests: warmup, requests } = dashboardBench;
+  process.stdout.write(`  GET ${pathname}: ${warmup} warm-up, ${requests} measured\n`);
+  const { name, lastAnswer, ...latency } = await measureSequential(baseUrl, cookie, range, pathname, {
+    warmup,
     requests,
-    failed,
-    meanMs: round(times.reduce((sum, ms) => sum + ms, 0) / Math.max(1, times.length)),
-    p50Ms: at(0.5),
-    p99Ms: at(0.99),
-    maxMs: round(times.at(-1) ?? Number.NaN),
+  });
+  const answer = lastAnswer as {
+    stats?: { totalPageViews: number; totalOrders: number };
+    series: unknown[];
+    range: { granularity: string };
+  } | null;
+  return {
+    range: name,
+    ...latency,
     answer: answer?.stats
       ? {
           totalPageViews: answer.stats.totalPageViews,
@@ -299,8 +182,6 @@ async function measureRange(
       : null,
   };
 }
-
-const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** The issue's target (p99 of 'all') and that every range answered 200 each time with all the data. */
 export function dashboardTargets(result: DashboardBenchResult | null): Target[] {

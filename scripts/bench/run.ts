@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { killAll } from 'chrome-launcher';
+import { type AdminListsBenchResult, adminListsTargets, adminListsText, measureAdminLists } from './admin-lists.ts';
 import { checkoutBench, countCheckoutStatements, csrfHeaders, intentBody } from './checkout.ts';
 import { nextClientAddress } from './client-address.ts';
 import { type DashboardBenchResult, dashboardTargets, dashboardText, measureDashboard } from './dashboard.ts';
@@ -48,6 +49,7 @@ const sectionNames = [
   'dashboard',
   'live-events',
   'orders-export',
+  'admin-lists',
 ] as const;
 type Section = (typeof sectionNames)[number];
 /** `npm run bench -- reviews` measures only the sections named; none named measures all. */
@@ -313,10 +315,9 @@ async function main(): Promise<number> {
     buildWebApp();
     return true;
   });
-  // The live events and the dashboard (PostgreSQL) run their own shops: the embedded one is for the other sections.
-  const embeddedSections = sections.some(
-    (section) => section !== 'dashboard' && section !== 'live-events' && section !== 'orders-export',
-  );
+  // These sections run their own shops: the embedded one is for the other sections.
+  const ownShops: Section[] = ['dashboard', 'live-events', 'orders-export', 'admin-lists'];
+  const embeddedSections = sections.some((section) => !ownShops.includes(section));
   const shop = built && embeddedSections ? await stage('start the shop', results.errors, () => startShop()) : null;
   if (shop) {
     runningShop = shop;
@@ -355,6 +356,11 @@ async function main(): Promise<number> {
     ordersExport = await stage('orders export: 100,000 orders on PGlite', results.errors, () => measureOrdersExport());
   }
 
+  let adminLists: AdminListsBenchResult | null = null;
+  if (built && sections.includes('admin-lists')) {
+    adminLists = await stage('admin lists at 100,000 rows on PostgreSQL', results.errors, () => measureAdminLists());
+  }
+
   // An interrupted run records nothing: latest.json keeps the last complete run.
   if (interrupted) return 130;
   results.durationSeconds = (performance.now() - started) / 1000;
@@ -370,6 +376,13 @@ async function main(): Promise<number> {
   if (dashboard) {
     Object.assign(results, { dashboard });
     process.stdout.write(`\n${dashboardText(dashboard)}`);
+  }
+  if (sections.includes('admin-lists')) {
+    targets.push(...adminListsTargets(adminLists));
+    if (adminLists) {
+      Object.assign(results, { adminLists });
+      process.stdout.write(`\n${adminListsText(adminLists)}`);
+    }
   }
   if (sections.includes('live-events')) {
     targets.push(...liveEventsTargets(liveEvents));

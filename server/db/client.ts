@@ -37,7 +37,7 @@ const WORD_SIMILARITY_THRESHOLD = 0.45;
 /** Opens the database: PGlite in a folder (or in memory when dir is null), or a PostgreSQL pool. */
 export async function openDatabase(
   config: DatabaseConfig,
-  options: { loadDataDir?: Blob; logQuery?: (sql: string) => void } = {},
+  options: { loadDataDir?: Blob; logQuery?: (sql: string, params: unknown[]) => void } = {},
 ): Promise<Database> {
   // Every statement the application runs, as Drizzle sends it (the benchmark counts them).
   const logger = options.logQuery ? { logQuery: options.logQuery } : undefined;
@@ -63,7 +63,7 @@ export async function openDatabase(
   return wrapPglite(client, logger);
 }
 
-export function wrapPglite(client: PGlite, logger?: { logQuery: (sql: string) => void }): Database {
+export function wrapPglite(client: PGlite, logger?: { logQuery: (sql: string, params: unknown[]) => void }): Database {
   const db = drizzlePglite({
     client: withPreparedStatements(client),
     ...drizzleOptions,
