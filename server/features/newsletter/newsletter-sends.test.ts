@@ -1,11 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { settingsDefaults } from '#common/settings-defaults.ts';
 import type { Mailer, MailMessage } from '#server/adapters/email/mailer.ts';
 import { emailOutbox } from '#server/adapters/email/outbox.tables.ts';
 import { createOutboxMailer } from '#server/adapters/email/outbox-mailer.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
-import { createJobs } from '#server/jobs/job-queue.ts';
+import { createJobs, startJobQueue } from '#server/jobs/job-queue.ts';
 import { createMigratedTestDatabase } from '#server/testing/test-database.ts';
 import { newsletterDeliveries, newsletterIssues, newsletterSubscribers } from './newsletter.tables.ts';
 import { createNewsletterSends, INTERRUPTED, NEWSLETTER_TEMPLATE, type SendOptions } from './newsletter-sends.ts';
@@ -187,8 +187,15 @@ describe('the newsletter send job', () => {
   });
 
   test('a subscriber who leaves during the send is skipped, and the total follows', async () => {
-    const { issueId, emails } = await prepare(10);
-    const leaver = emails[9] ?? '';
+    const { issueId } = await prepare(10);
+    // Claimed in id order, 3 a batch: the highest id is in the last batch, read after the first mail.
+    const [last] = await db
+      .select({ email: newsletterSubscribers.email })
+      .from(newsletterSubscribers)
+      .where(eq(newsletterSubscribers.isActive, true))
+      .orderBy(desc(newsletterSubscribers.id))
+      .limit(1);
+    const leaver = last?.email ?? '';
     let sent = 0;
     const leaving: Mailer = {
       name: 'outbox',
@@ -248,5 +255,45 @@ describe('the newsletter send job', () => {
     expect((await issue(issueId))?.status).toBe('sending');
     expect(await sends(mailer).runSend(issueId)).toBe('done');
     expect((await issue(issueId))?.sentCount).toBe(7);
+  });
+
+  test('through the durable queue (pg-boss): the run that dies is run again by the queue and resumes', async () => {
+    const { issueId, emails } = await prepare(12);
+    const jobs = createJobs();
+    let count = 0;
+    const dying: Mailer = {
+      name: 'outbox',
+      async send(message) {
+        count += 1;
+        // The first run dies after handing over its sixth message; the queue's retry goes on.
+        if (count === 6) {
+          await mailer.send(message);
+          throw new Crash('the process died');
+        }
+        return mailer.send(message);
+      },
+    };
+    createNewsletterSends({
+      db,
+      mailer: dying,
+      settings,
+      jobs,
+      publicUrl: 'https://shop.test',
+      options: { batchSize: 5, claimLeaseMs: 0, retry: { retryLimit: 2, retryDelay: 0, retryBackoff: false } },
+    });
+    const queue = await startJobQueue(database, jobs.definitions, { onError: () => {}, pollingIntervalSeconds: 0.5 });
+    jobs.attachQueue(queue);
+    try {
+      await queue.boss.send('newsletter.send', { issueId });
+      await expect.poll(async () => (await issue(issueId))?.status, { timeout: 30_000, interval: 250 }).toBe('sent');
+      // Six in the run that died (the sixth handed over), six in the queue's retry: none twice.
+      expect(count).toBe(12);
+      const { counts } = await copiesPerAddress(`Issue ${round}`);
+      expect([...counts.keys()].sort()).toEqual([...emails].sort());
+      expect([...counts.values()].every((n) => n === 1)).toBe(true);
+      expect(await issue(issueId)).toMatchObject({ recipientCount: 12, sentCount: 12, failedCount: 0 });
+    } finally {
+      await queue.stop();
+    }
   });
 });

@@ -53,6 +53,8 @@ export type SendOptions = {
    * moment between a claim and the mailer's stored copy; tests set 0 to resume at once.
    */
   claimLeaseMs?: number;
+  /** How the queue runs a crashed run again (by default 10 times, from 30 s, backing off). */
+  retry?: { retryLimit: number; retryDelay: number; retryBackoff: boolean };
 };
 
 /**
@@ -87,7 +89,7 @@ export function createNewsletterSends({
       if (outcome === 'more') await sendJob({ issueId });
     },
     // A run that crashed is run again (it resumes where the deliveries table says).
-    { retryLimit: 10, retryDelay: 30, retryBackoff: true },
+    options.retry ?? { retryLimit: 10, retryDelay: 30, retryBackoff: true },
   );
 
   async function issueOf(id: string) {
