@@ -148,7 +148,10 @@ export const createSale = {
   response: SaleChanged,
 } as const;
 
-/** Edit: the whole sale again, as the form holds it (its usage is the orders' to count). */
+/**
+ * Edit: the whole sale again, as the form holds it. Its usage is the orders' to count, and
+ * whether it is on is Activate's and Deactivate's to change: an edit leaves both as they are.
+ */
 export const updateSale = {
   method: 'PATCH',
   path: '/api/sales/:id',

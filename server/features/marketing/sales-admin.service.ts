@@ -211,14 +211,16 @@ export function createSalesAdminService({ db, events }: { db: Db; events: Domain
     return { message: 'Sale created', sale };
   }
 
+  /** The form's fields; whether the sale is on is Activate's and Deactivate's to change, not an edit's. */
   async function update(actor: Actor, id: string, input: SaleInput) {
     await assertTarget(input);
+    const { active: _active, ...columns } = columnsOf(input);
     await db
       .transaction(async (tx) => {
         const before = await lock(tx, id);
         const [after] = await tx
           .update(sales)
-          .set({ ...columnsOf(input), updatedAt: new Date() })
+          .set({ ...columns, updatedAt: new Date() })
           .where(eq(sales.id, id))
           .returning();
         await audit(tx, actor, 'sale.updated', id, before, after ?? null);

@@ -278,21 +278,24 @@ describe('PATCH and DELETE /api/sales/:id', () => {
     expect(bad.json().field).toBe('discountValue');
   });
 
-  test('activate and deactivate switch the sale, each audited and announced', async () => {
+  test('activate and deactivate switch the sale, each audited and announced; an edit leaves it as it is', async () => {
     const { browser, patch } = await signedIn();
     const created = (await browser.post('/api/sales', saleForm())).json().sale as AdminSale;
     const on = await patch(`/api/sales/${created.id}/activate`);
     expect(on.statusCode).toBe(200);
     expect(on.json()).toMatchObject({ message: 'Sale activated', sale: { active: true } });
+    const edited = await patch(`/api/sales/${created.id}`, saleForm({ name: 'Still on', active: false }));
+    expect(edited.json().sale).toMatchObject({ name: 'Still on', active: true });
     const off = await patch(`/api/sales/${created.id}/deactivate`);
     expect(off.json()).toMatchObject({ message: 'Sale deactivated', sale: { active: false } });
     expect((await auditOf(created.id)).map((row) => row.action)).toEqual([
       'sale.created',
       'sale.activated',
+      'sale.updated',
       'sale.deactivated',
     ]);
-    const events = await storedEventsAbout(db, created.id, 3);
-    expect(events.map((event) => event.type)).toEqual(['sale_created', 'sale_updated', 'sale_updated']);
+    const events = await storedEventsAbout(db, created.id, 4);
+    expect(events.map((event) => event.type)).toEqual(['sale_created', 'sale_updated', 'sale_updated', 'sale_updated']);
     const noToken = await patch(`/api/sales/${created.id}/activate`, undefined, { csrf: false });
     expect(noToken.statusCode).toBe(403);
   });
