@@ -23,6 +23,12 @@ export const users = pgTable(
     uniqueIndex('users_username_key').on(sql`lower(${t.username})`),
     index('users_created_idx').on(t.createdAt),
     index('users_role_idx').on(t.role),
+    // The users tab's sorts by name and email (case aside, by code point, ties by id) and its
+    // search (ILIKE '%text%' on each).
+    index('users_username_sort_idx').on(sql`lower(${t.username}) COLLATE "C"`, t.id),
+    index('users_email_sort_idx').on(sql`lower(${t.email}) COLLATE "C"`, t.id),
+    index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
   ],
 );
 

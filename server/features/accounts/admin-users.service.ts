@@ -1,8 +1,9 @@
-import { and, asc, count, desc, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { asc, count, desc, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { AdminUser, listAdminUsers } from '#common/contracts/admin/users.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
+import { countedPage } from '#server/db/counted-page.ts';
 import { users } from './accounts.tables.ts';
 
 type ListQuery = z.output<typeof listAdminUsers.query>;
@@ -57,20 +58,23 @@ export function createAdminUsersService({ db }: { db: Db }) {
       createdAt: users.createdAt,
     }[sortBy];
     const direction = sortOrder === 'asc' ? asc : desc;
-    const [rows, [total]] = await Promise.all([
-      db
-        .select(adminUserColumns)
-        .from(users)
-        .where(and(where))
-        .orderBy(direction(column), direction(users.id))
-        .limit(limit)
-        .offset((page - 1) * limit),
-      db.select({ value: count() }).from(users).where(and(where)),
-    ]);
-    return {
-      users: rows.map(toAdminUser),
-      pagination: paginationOf(page, limit, total?.value ?? 0),
-    };
+    const offset = (page - 1) * limit;
+    const { rows, total } = await countedPage({
+      where,
+      table: users,
+      id: users.id,
+      offset,
+      count: async (filter) => (await db.select({ value: count() }).from(users).where(filter))[0]?.value ?? 0,
+      page: (filter) =>
+        db
+          .select(adminUserColumns)
+          .from(users)
+          .where(filter)
+          .orderBy(direction(column), direction(users.id))
+          .limit(limit)
+          .offset(offset),
+    });
+    return { users: rows.map(toAdminUser), pagination: paginationOf(page, limit, total) };
   }
 
   return { list };

@@ -12,6 +12,7 @@ import { newsletterMessages, newsletterPages } from '#common/contracts/newslette
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
 import { type Db, executeRows } from '#server/db/client.ts';
+import { countedPage } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
@@ -234,18 +235,23 @@ export function createNewsletterService({
   /** Spec 7: GET /api/admin/newsletter. */
   async function list(query: ListQuery) {
     const { page, limit } = query;
-    const where = whereOf(query);
-    const [rows, [total]] = await Promise.all([
-      db
-        .select()
-        .from(subscribers)
-        .where(where)
-        .orderBy(...orderOf(query))
-        .limit(limit)
-        .offset((page - 1) * limit),
-      db.select({ value: count() }).from(subscribers).where(where),
-    ]);
-    return { subscribers: rows.map(toAdminSubscriber), pagination: paginationOf(page, limit, total?.value ?? 0) };
+    const offset = (page - 1) * limit;
+    const { rows, total } = await countedPage({
+      where: whereOf(query),
+      table: subscribers,
+      id: subscribers.id,
+      offset,
+      count: async (filter) => (await db.select({ value: count() }).from(subscribers).where(filter))[0]?.value ?? 0,
+      page: (filter) =>
+        db
+          .select()
+          .from(subscribers)
+          .where(filter)
+          .orderBy(...orderOf(query))
+          .limit(limit)
+          .offset(offset),
+    });
+    return { subscribers: rows.map(toAdminSubscriber), pagination: paginationOf(page, limit, total) };
   }
 
   /**

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orders.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
+import { countedPage } from '#server/db/counted-page.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import { payments } from '#server/features/checkout/checkout.tables.ts';
 import { paidStatuses } from './order-status.ts';
@@ -100,13 +101,15 @@ export function createAdminOrdersService({ db }: { db: Db }) {
   }
 
   async function list(query: AdminOrderFilters & { page: number; limit: number }) {
-    const where = whereOf(query);
-    const [rows, [total]] = await Promise.all([
-      selectOrders(db, where, query)
-        .limit(query.limit)
-        .offset((query.page - 1) * query.limit),
-      db.select({ value: count() }).from(orders).where(where),
-    ]);
+    const offset = (query.page - 1) * query.limit;
+    const { rows, total } = await countedPage({
+      where: whereOf(query),
+      table: orders,
+      id: orders.id,
+      offset,
+      count: async (filter) => (await db.select({ value: count() }).from(orders).where(filter))[0]?.value ?? 0,
+      page: (filter) => selectOrders(db, filter, query).limit(query.limit).offset(offset),
+    });
     const ids = rows.map((row) => row.id);
     const [lines, cards] = await Promise.all([
       linesOf(ids),
@@ -120,7 +123,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
     const cardOf = new Map(cards.map(({ orderId, ...card }) => [orderId, card]));
     return {
       orders: rows.map((row) => toAdminOrder(row, lines.get(row.id) ?? [], cardOf.get(row.id) ?? null)),
-      pagination: paginationOf(query.page, query.limit, total?.value ?? 0),
+      pagination: paginationOf(query.page, query.limit, total),
     };
   }
 

@@ -4,6 +4,7 @@ import type { AdminReview, bulkReviewStatuses, listAdminReviews } from '#common/
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { isDenied, mayApprove, mayFlag } from '#common/review-rules.ts';
 import type { Db } from '#server/db/client.ts';
+import { countedPage } from '#server/db/counted-page.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
@@ -107,20 +108,26 @@ export function createReviewModerationService({
     const direction = sortOrder === 'asc' ? asc : desc;
     // Ties go by date, then id, in the sort's direction: one order, page after page.
     const order = column === reviews.createdAt ? [column, reviews.id] : [column, reviews.createdAt, reviews.id];
-    const [rows, [total]] = await Promise.all([
-      db
-        .select(columns)
-        .from(reviews)
-        .innerJoin(products, eq(products.id, reviews.productId))
-        .leftJoin(users, eq(users.id, reviews.userId))
-        .where(where)
-        .orderBy(...order.map((c) => direction(c)))
-        .limit(limit)
-        .offset((page - 1) * limit),
+    const offset = (page - 1) * limit;
+    const { rows, total } = await countedPage({
+      where,
+      table: reviews,
+      id: reviews.id,
+      offset,
       // The count reads reviews alone: every review has its product (the foreign key).
-      db.select({ value: count() }).from(reviews).where(where),
-    ]);
-    return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total?.value ?? 0) };
+      count: async (filter) => (await db.select({ value: count() }).from(reviews).where(filter))[0]?.value ?? 0,
+      page: (filter) =>
+        db
+          .select(columns)
+          .from(reviews)
+          .innerJoin(products, eq(products.id, reviews.productId))
+          .leftJoin(users, eq(users.id, reviews.userId))
+          .where(filter)
+          .orderBy(...order.map((c) => direction(c)))
+          .limit(limit)
+          .offset(offset),
+    });
+    return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total) };
   }
 
   /** The reviews named, locked for the change; every one must exist, or nothing changes. */

@@ -1,0 +1,64 @@
+import { PGlite } from '@electric-sql/pglite';
+import { asc, count, gt, lt, type SQL } from 'drizzle-orm';
+import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { drizzle } from 'drizzle-orm/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countedPage } from './counted-page.ts';
+
+const items = pgTable('items', { id: text().primaryKey(), rank: integer().notNull() });
+
+describe('countedPage', () => {
+  const client = new PGlite();
+  const statements: string[] = [];
+  const db = drizzle({ client, logger: { logQuery: (query) => statements.push(query) } });
+
+  beforeAll(async () => {
+    await client.exec('CREATE TABLE items (id text PRIMARY KEY, rank integer NOT NULL)');
+    await client.exec(
+      `INSERT INTO items SELECT 'item-' || lpad(n::text, 3, '0'), (n * 37) % 100 FROM generate_series(1, 100) AS n`,
+    );
+  });
+  afterAll(() => client.close());
+
+  const read = (where: SQL | undefined, offset: number, fewMatches: number) => {
+    statements.length = 0;
+    return countedPage({
+      where,
+      table: items,
+      id: items.id,
+      offset,
+      fewMatches,
+      count: async (filter) => (await db.select({ value: count() }).from(items).where(filter))[0]?.value ?? 0,
+      page: (filter) =>
+        db.select().from(items).where(filter).orderBy(asc(items.rank), asc(items.id)).limit(5).offset(offset),
+    });
+  };
+  const expected = (where: SQL | undefined, offset: number) =>
+    db.select().from(items).where(where).orderBy(asc(items.rank), asc(items.id)).limit(5).offset(offset);
+
+  it('reads the same page whether the matches are few (by id) or many (the filter itself)', async () => {
+    for (const offset of [0, 5, 30]) {
+      const where = lt(items.rank, 40);
+      const byId = await read(where, offset, 1000);
+      expect(statements.at(-1)).toContain('= ANY(ARRAY(SELECT');
+      const plain = await read(where, offset, 10);
+      expect(statements.at(-1)).not.toContain('ANY(ARRAY');
+      expect(byId).toEqual(plain);
+      expect(byId.rows).toEqual(await expected(where, offset));
+      expect(byId.total).toBe(40);
+    }
+  });
+
+  it('does not read a page past the end, or for a filter that matches nothing', async () => {
+    expect(await read(gt(items.rank, 1000), 0, 1000)).toEqual({ rows: [], total: 0 });
+    expect(statements).toHaveLength(1);
+    expect(await read(lt(items.rank, 10), 10, 1000)).toEqual({ rows: [], total: 10 });
+    expect(statements).toHaveLength(1);
+  });
+
+  it('unfiltered, reads the page and the count side by side', async () => {
+    const all = await read(undefined, 95, 1000);
+    expect(all.total).toBe(100);
+    expect(all.rows).toEqual(await expected(undefined, 95));
+  });
+});
