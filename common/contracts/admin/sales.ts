@@ -9,6 +9,7 @@ import {
   SALE_NAME_MAX,
 } from '../../sale-rules.ts';
 import { DiscountType, discountTypes, SaleType, saleTypes } from '../marketing.ts';
+import { Pagination } from '../pagination.ts';
 
 /** A sale's id: 16 hex characters (the ids the server makes). */
 export const SaleId = z.string().check(z.regex(/^[0-9a-f]{16}$/, 'must be a sale id (16 hex characters)'));
@@ -46,11 +47,18 @@ export const AdminSale = z.object({
 });
 export type AdminSale = z.infer<typeof AdminSale>;
 
+/** The spec's client asks for the sales without a page: up to 100 then; the tab pages by 10 as the other lists do. */
+export const SALES_PAGE_MAX = 100;
+
 export const listAdminSales = {
   method: 'GET',
   path: '/api/sales',
-  query: z.object({ dateRange: z._default(z.enum(dashboardRanges), DEFAULT_SALES_RANGE) }),
-  response: z.object({ sales: z.array(AdminSale), dateRange: z.enum(dashboardRanges) }),
+  query: z.object({
+    dateRange: z._default(z.enum(dashboardRanges), DEFAULT_SALES_RANGE),
+    page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 1),
+    limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(SALES_PAGE_MAX)), SALES_PAGE_MAX),
+  }),
+  response: z.object({ sales: z.array(AdminSale), pagination: Pagination, dateRange: z.enum(dashboardRanges) }),
 } as const;
 
 const Instant = z.pipe(

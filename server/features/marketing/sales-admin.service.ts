@@ -1,6 +1,7 @@
-import { asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { AdminSale, SaleInput, SaleTarget } from '#common/contracts/admin/sales.ts';
 import { SALE_TARGETS_LIMIT } from '#common/contracts/admin/sales.ts';
+import { paginationOf } from '#common/contracts/pagination.ts';
 import { type DashboardRange, rangeStart } from '#common/dashboard-rules.ts';
 import type { Db } from '#server/db/client.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
@@ -96,7 +97,12 @@ export function createSalesAdminService({ db, events }: { db: Db; events: Domain
         OR ("sales"."coupon_code" IS NOT NULL AND o.discount_codes @> jsonb_build_array("sales"."coupon_code")))`;
   }
 
-  async function read(where: SQL | undefined, range: DashboardRange, now = new Date()): Promise<AdminSale[]> {
+  async function read(
+    where: SQL | undefined,
+    range: DashboardRange,
+    { limit, offset }: { limit: number; offset: number } = { limit: 1, offset: 0 },
+    now = new Date(),
+  ): Promise<AdminSale[]> {
     const since = rangeStart(range, now);
     const rows = await db
       .select({
@@ -108,7 +114,10 @@ export function createSalesAdminService({ db, events }: { db: Db; events: Domain
       })
       .from(sales)
       .where(where)
-      .orderBy(desc(sales.startDate), asc(sales.id));
+      // Newest start first, ties by id: one order, page after page (the figures are read for the page's rows only).
+      .orderBy(desc(sales.startDate), asc(sales.id))
+      .limit(limit)
+      .offset(offset);
     return rows.map(({ sale, ...row }) => ({
       id: sale.id,
       _id: sale.id,
@@ -133,9 +142,13 @@ export function createSalesAdminService({ db, events }: { db: Db; events: Domain
     }));
   }
 
-  /** Every sale, newest start first, with its paid orders and revenue in the range. */
-  async function list(range: DashboardRange) {
-    return { sales: await read(undefined, range), dateRange: range };
+  /** Every sale, newest start first, a page at a time, with its paid orders and revenue in the range. */
+  async function list({ dateRange, page, limit }: { dateRange: DashboardRange; page: number; limit: number }) {
+    const [rows, [total]] = await Promise.all([
+      read(undefined, dateRange, { limit, offset: (page - 1) * limit }),
+      db.select({ value: count() }).from(sales),
+    ]);
+    return { sales: rows, pagination: paginationOf(page, limit, total?.value ?? 0), dateRange };
   }
 
   async function one(id: string): Promise<AdminSale> {

@@ -92,6 +92,27 @@ describe('GET /api/sales', () => {
     expect((await browser.get('/api/sales')).json().dateRange).toBe('30d');
   });
 
+  test('pages: up to 100 sales without a page, as the spec client asks; the tab reads pages of 10', async () => {
+    const { browser } = await signedIn();
+    const whole = (await browser.get('/api/sales')).json() as { sales: AdminSale[]; pagination: { total: number } };
+    expect(whole.sales).toHaveLength(Math.min(100, whole.pagination.total));
+    expect(whole.pagination).toMatchObject({ page: 1, limit: 100 });
+    const first = (await browser.get('/api/sales?limit=2')).json();
+    const second = (await browser.get('/api/sales?limit=2&page=2')).json();
+    expect(first.pagination).toEqual({
+      page: 1,
+      limit: 2,
+      total: whole.pagination.total,
+      pages: Math.ceil(whole.pagination.total / 2),
+    });
+    expect([...first.sales, ...second.sales].map((sale: AdminSale) => sale.id)).toEqual(
+      whole.sales.slice(0, 4).map((sale) => sale.id),
+    );
+    for (const query of ['limit=101', 'limit=0', 'page=0', 'page=x']) {
+      expect((await browser.get(`/api/sales?${query}`)).statusCode, query).toBe(400);
+    }
+  });
+
   test('an unknown range is a 400 naming it', async () => {
     const { browser } = await signedIn();
     const response = await browser.get('/api/sales?dateRange=2w');

@@ -31,7 +31,7 @@ export const salesAdminRoutes: FastifyPluginAsyncZod<{ salesAdmin: SalesAdminSer
     { config, schema: { tags, querystring: listAdminSales.query, response: { 200: listAdminSales.response } } },
     async (request, reply) => {
       reply.header('cache-control', 'private, no-store');
-      return salesAdmin.list(request.query.dateRange);
+      return salesAdmin.list(request.query);
     },
   );
   app.get(

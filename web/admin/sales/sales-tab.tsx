@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type {
   AdminSale,
@@ -18,8 +18,9 @@ import { api } from '#web/common/browser-api.ts';
 import { useConfirm } from '../ui/confirm-dialog.tsx';
 import { FlashMessage, useFlashMessage } from '../ui/flash-message.tsx';
 import { formatDateTime } from '../ui/format.ts';
-import { AdminTable, PlainHeaders, SelectField, tableStyles } from '../ui/list-controls.tsx';
+import { AdminTable, ListFooter, listStatus, PlainHeaders, SelectField, tableStyles } from '../ui/list-controls.tsx';
 import { primaryButton, smallButton } from '../ui/styles.ts';
+import { useAdminList } from '../ui/use-admin-list.ts';
 import { SaleDialog } from './sale-dialog.tsx';
 import { discountText } from './sale-form.ts';
 
@@ -53,6 +54,7 @@ function stateOf(sale: AdminSale, now: number) {
 }
 
 type Editing = { sale: AdminSale | null } | null;
+const idOf = (sale: AdminSale) => sale.id;
 
 /**
  * Sales tab (permission uploadProducts; spec 2, 3, 5, 7, 9): every sale with its scope, discount,
@@ -67,19 +69,18 @@ export default function SalesTab() {
   const { flash, show } = useFlashMessage();
   const { confirm, dialog } = useConfirm();
   const queryClient = useQueryClient();
-  const list = useQuery({
-    queryKey: ['admin', 'sales', range],
-    queryFn: () =>
-      api.call<typeof listAdminSales>({ method: 'GET', path: paths.list }, { query: { dateRange: range } }),
+  const list = useAdminList<AdminSale>({
+    collection: 'sales',
+    path: paths.list,
+    itemsKey: 'sales',
+    params: { dateRange: range },
+    idOf,
   });
   // The states (scheduled, active, ended) follow the clock.
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 60_000);
     return () => clearInterval(timer);
   }, []);
-  useEffect(() => {
-    if (list.error) console.error('Failed to load /api/sales', list.error);
-  }, [list.error]);
 
   const done = (message: string) => {
     show('success', message);
@@ -129,14 +130,12 @@ export default function SalesTab() {
     setEditing({ sale });
   };
 
-  const sales = list.data?.sales ?? [];
-  const status = list.isPending
-    ? 'Loading sales…'
-    : list.error
-      ? errorMessage(list.error, 'Failed to load sales')
-      : sales.length === 0
-        ? 'No sales yet.'
-        : null;
+  const sales = list.rows;
+  const status = listStatus(list, {
+    loading: 'Loading sales…',
+    failed: 'Failed to load sales',
+    empty: 'No sales yet.',
+  });
 
   return (
     <section aria-labelledby="sales-heading">
@@ -245,6 +244,7 @@ export default function SalesTab() {
           );
         })}
       </AdminTable>
+      <ListFooter list={list} />
       <SaleDialog
         key={editing ? (editing.sale?.id ?? 'new') : 'closed'}
         sale={editing?.sale ?? null}
