@@ -625,12 +625,17 @@ async function insertNewsletter({ tx, random, daysAgo }: SeedContext, customers:
       };
     }),
   );
+  const recipients = chosen.filter((_, index) => index % 7 !== 3).length;
   await tx.insert(t.newsletterIssues).values({
     id: random.hexId(),
     subject: 'Slow mornings, new lanterns',
     content:
       'Hello from Stillwater! This month we added rice paper lanterns and a sunrise alarm light for gentler mornings. Subscribers get first look at our autumn fountain restock.',
-    recipientCount: chosen.filter((_, index) => index % 7 !== 3).length,
+    recipientCount: recipients,
+    // Sent in full: the tab's progress shows it as the latest send.
+    sentCount: recipients,
+    startedAt: lastIssue,
+    finishedAt: lastIssue,
     createdAt: lastIssue,
   });
 }

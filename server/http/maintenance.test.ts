@@ -84,6 +84,17 @@ describe('maintenance mode', () => {
     expect(publicSettings.json().siteName).toBe('Stillwater');
     expect((await browser.post('/api/password-reset/request', { email: shopper.account.email })).statusCode).toBe(200);
     expect((await browser.get('/api/password-reset/verify/not-a-real-token')).statusCode).not.toBe(503);
+    // Leaving the newsletter: a mail client's one-click, and the page the mail links to.
+    const oneClick = await app.inject({
+      method: 'POST',
+      url: '/api/newsletter/unsubscribe?token=not-a-real-token-0123',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+      remoteAddress: address(),
+    });
+    expect(oneClick.statusCode).toBe(404);
+    expect(oneClick.json().code).toBe('invalid_token');
+    expect((await browser.get('/newsletter/unsubscribe?token=not-a-real-token-0123')).statusCode).not.toBe(503);
     // The built-in processor takes no webhooks (400), but the route answers, not the maintenance.
     expect((await browser.post('/api/webhooks/stripe', {}, { csrf: false })).statusCode).not.toBe(503);
     expect((await browser.get('/media/products/none.webp')).statusCode).toBe(404);
