@@ -210,6 +210,9 @@ export async function buildApp(deps: AppDeps) {
     jobs: deps.jobs,
     hasPurchased: (userId, productId) => orders.hasPurchased(userId, productId),
   });
+  const newsletterDeps = { db, mailer, settings, jobs: deps.jobs, publicUrl: config.publicUrl };
+  const newsletter = createNewsletterService({ ...newsletterDeps, events });
+  const newsletterSends = createNewsletterSends(newsletterDeps);
   const checkout = createCheckoutService({
     db,
     processor: payments,
@@ -219,11 +222,9 @@ export async function buildApp(deps: AppDeps) {
     jobs: deps.jobs,
     mailer,
     publicUrl: config.publicUrl,
+    subscribeToNewsletter: (email) => newsletter.subscribe(email, 'checkout'),
     log: (message, error) => app.log.error({ err: error }, message),
   });
-  const newsletterDeps = { db, mailer, settings, jobs: deps.jobs, publicUrl: config.publicUrl };
-  const newsletter = createNewsletterService({ ...newsletterDeps, events });
-  const newsletterSends = createNewsletterSends(newsletterDeps);
   const analytics = createAnalyticsService({
     db,
     pglite: database.pglite,

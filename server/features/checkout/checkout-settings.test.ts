@@ -61,6 +61,22 @@ describe('checkout settings take effect at once', () => {
     expect(await subscribed(subscriber)).toBe(true);
   });
 
+  test('requireEmailVerification: the newsletter box signs up through the double opt-in, inactive until confirmed', async () => {
+    await save({ requireEmailVerification: true });
+    try {
+      const waiting = email('confirm-first');
+      expect((await buy(waiting, { newsletter: true })).statusCode).toBe(200);
+      const [row] = await db
+        .select()
+        .from(newsletterSubscribers)
+        .where(eq(sql`lower(${newsletterSubscribers.email})`, waiting));
+      expect(row).toMatchObject({ isActive: false, source: 'checkout', confirmedAt: null });
+      expect(row?.confirmationSentAt).toBeInstanceOf(Date);
+    } finally {
+      await save({ requireEmailVerification: false });
+    }
+  });
+
   test('maxOrdersPerUser: lowered, the next payment over it is refused; raised, it is taken', async () => {
     const buyer = email('limited');
     expect((await buy(buyer)).statusCode).toBe(200);

@@ -34,7 +34,6 @@ import { productCategories, products, skuVariants } from '#server/features/catal
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import type { RunningSales } from '#server/features/marketing/marketing.service.ts';
 import { sales } from '#server/features/marketing/marketing.tables.ts';
-import { newsletterSubscribers } from '#server/features/newsletter/newsletter.tables.ts';
 import { movableTo, PAID_STATUS, paidStatuses } from '#server/features/orders/order-status.ts';
 import { orderItems, orderNumbers, orders } from '#server/features/orders/orders.tables.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
@@ -140,6 +139,7 @@ export function createCheckoutService({
   jobs,
   mailer,
   publicUrl,
+  subscribeToNewsletter,
   log,
 }: {
   db: Db;
@@ -150,6 +150,8 @@ export function createCheckoutService({
   jobs: Jobs;
   mailer: Mailer;
   publicUrl: string;
+  /** The newsletter's own sign-up (double opt-in when the shop asks for it). */
+  subscribeToNewsletter: (email: string) => Promise<unknown>;
   log: (message: string, error?: unknown) => void;
 }) {
   /**
@@ -782,10 +784,11 @@ export function createCheckoutService({
     const { cart } = row;
     const { enableNewsletter } = await settings.get();
     if (cart.newsletter && enableNewsletter && cart.email) {
-      await db
-        .insert(newsletterSubscribers)
-        .values({ email: cart.email, source: 'checkout', unsubscribeToken: randomUUID().replaceAll('-', '') })
-        .onConflictDoNothing();
+      // The newsletter's own sign-up: confirmed by mail first when the shop asks for it. The order
+      // is paid and kept whatever happens here.
+      await subscribeToNewsletter(cart.email).catch((error: unknown) =>
+        log('newsletter sign-up at checkout failed', error),
+      );
     }
     events.publish({ type: 'order_created', data: { collection: 'orders', id: orderId } });
     await sendConfirmation({ orderId });
