@@ -29,6 +29,7 @@ export const tabModules: Partial<Record<AdminTab, () => Promise<TabModule>>> = {
   users: () => import('./users/users-tab.tsx'),
   orders: () => import('./orders/orders-tab.tsx'),
   reviews: () => import('./reviews/reviews-tab.tsx'),
+  newsletter: () => import('./newsletter/newsletter-tab.tsx'),
   sales: () => import('./sales/sales-tab.tsx'),
   'admin-management': () => import('./admin-management/admin-management-tab.tsx'),
   settings: () => import('./settings/settings-tab.tsx'),

@@ -9,6 +9,8 @@ type InputFieldProps = {
   hint?: string | undefined;
   type?: 'text' | 'email' | 'url' | 'number' | 'password';
   multiline?: boolean;
+  /** A multiline field's height in lines. */
+  rows?: number;
   inputProps?: React.InputHTMLAttributes<HTMLInputElement>;
 };
 
@@ -21,6 +23,7 @@ export function InputField({
   hint,
   type = 'text',
   multiline,
+  rows = 3,
   inputProps,
 }: InputFieldProps) {
   const id = useId();
@@ -38,7 +41,7 @@ export function InputField({
         {label}
       </label>
       {multiline ? (
-        <textarea {...shared} rows={3} onChange={(event) => onChange(event.target.value)} />
+        <textarea {...shared} rows={rows} onChange={(event) => onChange(event.target.value)} />
       ) : (
         <input {...shared} {...inputProps} type={type} onChange={(event) => onChange(event.target.value)} />
       )}
