@@ -1,4 +1,4 @@
-import { asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AdminSale, SaleInput, SaleTarget } from '#common/contracts/admin/sales.ts';
 import { SALE_TARGETS_LIMIT } from '#common/contracts/admin/sales.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
@@ -82,19 +82,31 @@ export function createSalesAdminService({ db, events }: { db: Db; events: Domain
     END`;
 
   /**
-   * Paid orders in the range that used the sale: the order keeps the ids of the sales that priced
-   * it, and, from before it kept them, the codes (a code belongs to one sale at a time). Both are
-   * GIN-indexed.
+   * The paid orders in the range that used a sale, and their totals (cents): the order keeps the
+   * ids of the sales that priced it, and, from before it kept them, the codes (a code belongs to
+   * one sale at a time). One statement per sale with its id and code as values, so that both arms
+   * read their GIN index (a correlated subquery read the range's every order for each sale: 78 ms
+   * for a page of 10 at 100,000 orders).
    */
-  function usedBy(since: Date | null): SQL {
-    const statuses = sql.join(
-      paidStatuses.map((status) => sql`${status}`),
-      sql`, `,
-    );
-    return sql`o.status IN (${statuses})
-      ${since ? sql`AND o.created_at >= ${since}` : sql``}
-      AND (o.sale_ids @> jsonb_build_array("sales"."id")
-        OR ("sales"."coupon_code" IS NOT NULL AND o.discount_codes @> jsonb_build_array("sales"."coupon_code")))`;
+  async function usage(sale: Pick<Sale, 'id' | 'couponCode'>, since: Date | null) {
+    const [row] = await db
+      .select({
+        orders: sql<number>`count(*)::int`,
+        // A bigint sum read as a number (exact up to 2^53 cents).
+        revenue: sql<string>`coalesce(sum(${orders.total}), 0)::text`,
+      })
+      .from(orders)
+      .where(
+        and(
+          inArray(orders.status, [...paidStatuses]),
+          since ? gte(orders.createdAt, since) : undefined,
+          or(
+            sql`${orders.saleIds} @> ${JSON.stringify([sale.id])}::jsonb`,
+            sale.couponCode ? sql`${orders.discountCodes} @> ${JSON.stringify([sale.couponCode])}::jsonb` : undefined,
+          ),
+        ),
+      );
+    return { orders: row?.orders ?? 0, revenue: Number(row?.revenue ?? 0) };
   }
 
   async function read(
@@ -104,28 +116,24 @@ export function createSalesAdminService({ db, events }: { db: Db; events: Domain
     now = new Date(),
   ): Promise<AdminSale[]> {
     const since = rangeStart(range, now);
-    const rows = await db
-      .select({
-        sale: sales,
-        targetName,
-        orders: sql<number>`(SELECT count(*) FROM ${orders} o WHERE ${usedBy(since)})::int`,
-        // Cents; a bigint sum read as a number (exact up to 2^53 cents).
-        revenue: sql<string>`(SELECT coalesce(sum(o.total), 0) FROM ${orders} o WHERE ${usedBy(since)})::text`,
-      })
+    const page = await db
+      .select({ sale: sales, targetName })
       .from(sales)
       .where(where)
-      // Newest start first, ties by id: one order, page after page (the figures are read for the page's rows only).
+      // Newest start first, ties by id: one order, page after page.
       .orderBy(desc(sales.startDate), asc(sales.id))
       .limit(limit)
       .offset(offset);
-    return rows.map(({ sale, ...row }) => ({
+    // The figures of the page's sales only.
+    const figures = await Promise.all(page.map(({ sale }) => usage(sale, since)));
+    return page.map(({ sale, targetName: name }, index) => ({
       id: sale.id,
       _id: sale.id,
       name: sale.name,
       description: sale.description,
       type: sale.type,
       targetId: sale.targetId,
-      targetName: row.targetName,
+      targetName: name,
       discountType: sale.discountType,
       discountValue: sale.discountValue,
       couponCode: sale.couponCode,
@@ -136,8 +144,8 @@ export function createSalesAdminService({ db, events }: { db: Db; events: Domain
       usageLimit: sale.usageLimit,
       minimumPurchase: sale.minimumPurchase,
       active: sale.active,
-      orders: row.orders,
-      revenue: Number(row.revenue),
+      orders: figures[index]?.orders ?? 0,
+      revenue: figures[index]?.revenue ?? 0,
       createdAt: sale.createdAt.toISOString(),
     }));
   }
