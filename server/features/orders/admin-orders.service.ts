@@ -50,8 +50,6 @@ const orderColumns = {
   aliOrderId: orders.aliOrderId,
   aliTrackingNumber: orders.aliTrackingNumber,
   username: users.username,
-  // The exact keys of the row (timestamps to the microsecond): where the next batch starts.
-  cursor: sql<string[]>`ARRAY[${orders.total}::text, ${orders.status}::text, ${orders.createdAt}::text, ${orders.id}]`,
 };
 
 export type AdminOrderRow = Awaited<ReturnType<typeof selectOrders>>[number];
@@ -80,6 +78,99 @@ function after(filters: AdminOrderFilters, cursor: string[]): SQL {
 }
 
 export type OrderLine = { orderId: string; productName: string; quantity: number; unitPrice: number };
+
+/** An order as the export writes it: one row per line, the order's fields on each. */
+export type ExportOrder = Pick<
+  AdminOrderRow,
+  | 'id'
+  | 'orderNumber'
+  | 'customerName'
+  | 'email'
+  | 'subtotal'
+  | 'shipping'
+  | 'tax'
+  | 'total'
+  | 'status'
+  | 'createdAt'
+  | 'paymentMethod'
+  | 'shippingAddress'
+  | 'aliOrderId'
+  | 'aliTrackingNumber'
+  | 'username'
+>;
+export type ExportLine = Pick<OrderLine, 'productName' | 'quantity' | 'unitPrice'>;
+export type ExportBatch = { order: ExportOrder; lines: ExportLine[]; cursor: string[] }[];
+
+type ExportRowJson = [
+  id: string,
+  orderNumber: string,
+  customerName: string,
+  email: string,
+  subtotal: number,
+  shipping: number,
+  tax: number,
+  total: number,
+  status: AdminOrderRow['status'],
+  createdAtMs: number,
+  paymentMethod: string,
+  shippingAddress: AdminOrderRow['shippingAddress'],
+  aliOrderId: string | null,
+  aliTrackingNumber: string | null,
+  username: string | null,
+  createdAtText: string,
+  lines: [productName: string, quantity: number, unitPrice: number][],
+];
+
+/**
+ * The export's order with its lines as one JSON array a row: the driver reads one field instead
+ * of 17 and the lines come in the same statement (a field costs PGlite a copy and Drizzle a
+ * mapping: the 100,000-order read went from 4.3 s to 1.7 s of CPU). The date comes as epoch
+ * milliseconds (a Date, as the list's), and as text to the microsecond for the keyset.
+ */
+const exportRow = sql<ExportRowJson>`json_build_array(
+  ${orders.id}, ${orders.orderNumber}, ${orders.customerName}, ${orders.email},
+  ${orders.subtotal}, ${orders.shipping}, ${orders.tax}, ${orders.total}, ${orders.status},
+  floor(extract(epoch from ${orders.createdAt}) * 1000), ${orders.paymentMethod}, ${orders.shippingAddress},
+  ${orders.aliOrderId}, ${orders.aliTrackingNumber}, ${users.username}, ${orders.createdAt}::text,
+  (SELECT coalesce(json_agg(json_build_array(${orderItems.productName}, ${orderItems.quantity}, ${orderItems.unitPrice}) ORDER BY ${orderItems.id}), '[]')
+    FROM ${orderItems} WHERE ${orderItems.orderId} = ${orders.id}))`;
+
+function exportOrderOf(row: ExportRowJson): ExportBatch[number] {
+  const [id, orderNumber, customerName, email, subtotal, shipping, tax, total, status, createdAtMs] = row;
+  const [paymentMethod, shippingAddress, aliOrderId, aliTrackingNumber, username, createdAtText, lines] = row.slice(
+    10,
+  ) as [
+    ExportRowJson[10],
+    ExportRowJson[11],
+    ExportRowJson[12],
+    ExportRowJson[13],
+    ExportRowJson[14],
+    ExportRowJson[15],
+    ExportRowJson[16],
+  ];
+  return {
+    order: {
+      id,
+      orderNumber,
+      customerName,
+      email,
+      subtotal,
+      shipping,
+      tax,
+      total,
+      status,
+      createdAt: new Date(createdAtMs),
+      paymentMethod,
+      shippingAddress,
+      aliOrderId,
+      aliTrackingNumber,
+      username,
+    },
+    lines: lines.map(([productName, quantity, unitPrice]) => ({ productName, quantity, unitPrice })),
+    // The keys `after` continues from, in its order.
+    cursor: [String(total), status, createdAtText, id],
+  };
+}
 
 /** The orders tab of the back office (spec 2, 3 and 7): orders searched, filtered, sorted and exported. */
 export function createAdminOrdersService({ db }: { db: Db }) {
@@ -132,18 +223,23 @@ export function createAdminOrdersService({ db }: { db: Db }) {
    * each batch is read after the last row of the one before (keyset), so memory stays flat
    * whatever the number of orders, and an order written meanwhile never shifts the pages.
    */
-  async function* batches(filters: AdminOrderFilters, batchSize = 500) {
+  async function* batches(filters: AdminOrderFilters, batchSize = 500): AsyncGenerator<ExportBatch> {
     let cursor: string[] | undefined;
+    const direction = filters.sortOrder === 'asc' ? asc : desc;
     for (;;) {
       const where = whereOf(filters);
-      const rows = await selectOrders(db, cursor ? and(where, after(filters, cursor)) : where, filters).limit(
-        batchSize,
-      );
+      const rows = await db
+        .select({ row: exportRow })
+        .from(orders)
+        .leftJoin(users, eq(users.id, orders.userId))
+        .where(cursor ? and(where, after(filters, cursor)) : where)
+        .orderBy(...sortColumns(filters.sortBy).map((column) => direction(column)))
+        .limit(batchSize);
       if (rows.length === 0) return;
-      const lines = await linesOf(rows.map((row) => row.id));
-      yield rows.map((row) => ({ order: row, lines: lines.get(row.id) ?? [] }));
+      const batch = rows.map(({ row }) => exportOrderOf(row));
+      yield batch;
       if (rows.length < batchSize) return;
-      cursor = rows[rows.length - 1]?.cursor;
+      cursor = batch[batch.length - 1]?.cursor;
     }
   }
 

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, test } from 'vitest';
-import type { AdminOrderRow, OrderLine } from './admin-orders.service.ts';
+import type { ExportLine, ExportOrder } from './admin-orders.service.ts';
 import { parseCsv } from './csv.ts';
 import { exportHeaders, type OrderBatches, writeOrdersCsv, writeOrdersXlsx } from './orders-export.ts';
 
 /** The writers without a database: orders made here, in batches, each pull of a batch recorded. */
 const created = new Date(Date.UTC(2026, 2, 1, 9, 30));
 
-function order(n: number, productName: string | null): { order: AdminOrderRow; lines: OrderLine[] } {
+function order(n: number, productName: string | null): { order: ExportOrder; lines: ExportLine[] } {
   const id = n.toString(16).padStart(16, '0');
   return {
     order: {
@@ -23,7 +23,6 @@ function order(n: number, productName: string | null): { order: AdminOrderRow; l
       total: 2498,
       status: 'completed',
       createdAt: created,
-      updatedAt: created,
       paymentMethod: 'Card',
       shippingAddress:
         n % 2 === 0
@@ -39,9 +38,8 @@ function order(n: number, productName: string | null): { order: AdminOrderRow; l
       aliOrderId: null,
       aliTrackingNumber: null,
       username: null,
-      cursor: [],
     },
-    lines: productName === null ? [] : [{ orderId: id, productName, quantity: 2, unitPrice: 1999 }],
+    lines: productName === null ? [] : [{ productName, quantity: 2, unitPrice: 1999 }],
   };
 }
 

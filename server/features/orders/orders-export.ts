@@ -1,11 +1,11 @@
 import type { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { AdminOrderRow, OrderLine } from './admin-orders.service.ts';
+import type { ExportBatch, ExportLine, ExportOrder } from './admin-orders.service.ts';
 import { CSV_BOM, type CsvValue, csvRecord } from './csv.ts';
 
 /** A batch of orders with their lines, in the list's order (AdminOrdersService.batches). */
-export type OrderBatches = AsyncIterable<{ order: AdminOrderRow; lines: OrderLine[] }[]>;
+export type OrderBatches = AsyncIterable<Pick<ExportBatch[number], 'order' | 'lines'>[]>;
 
 type Kind = 'text' | 'int' | 'money' | 'date';
 
@@ -43,9 +43,9 @@ const dollars = (cents: number) => cents / 100;
 type Cell = string | number | Date | null;
 
 /** The rows of one order: its lines, or one row without a product when it has none. */
-export function exportRowsOf(order: AdminOrderRow, lines: OrderLine[]): Cell[][] {
+export function exportRowsOf(order: ExportOrder, lines: ExportLine[]): Cell[][] {
   const address = order.shippingAddress;
-  const row = (line: OrderLine | null): Cell[] => [
+  const row = (line: ExportLine | null): Cell[] => [
     order.orderNumber,
     order.createdAt,
     order.status,
