@@ -794,7 +794,7 @@ export function createCheckoutService({
     await sendConfirmation({ orderId });
   }
 
-  /** A capture that failed: the order is cancelled and its stock put back, in one transaction. */
+  /** A capture that failed: the order is cancelled, its stock and its sales' uses put back, in one transaction. */
   async function undoOrder(orderId: string, row: PaymentRow) {
     await db.transaction(async (tx) => {
       await tx.update(orders).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(orders.id, orderId));
@@ -809,6 +809,20 @@ export function createCheckoutService({
             .set({ stock: sql`${skuVariants.stock} + ${item.quantity}` })
             .where(and(eq(skuVariants.productId, item.productId), eq(skuVariants.skuId, item.skuId)));
         }
+      }
+      // Not a paid order after all: the uses it counted of its sales are given back.
+      const saleIds = row.cart.saleIds ?? [];
+      const codes = row.cart.discountCodes;
+      if (saleIds.length || codes.length) {
+        await tx
+          .update(sales)
+          .set({ usageCount: sql`greatest(${sales.usageCount} - 1, 0)` })
+          .where(
+            or(
+              saleIds.length ? inArray(sales.id, saleIds) : undefined,
+              codes.length ? inArray(sales.couponCode, codes) : undefined,
+            ),
+          );
       }
       await tx.update(payments).set({ status: 'failed', failureCode: 'capture_failed' }).where(eq(payments.id, row.id));
     });

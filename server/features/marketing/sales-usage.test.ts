@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import type { AdminSale } from '#common/contracts/admin/sales.ts';
 import { localTestPayments } from '#server/adapters/payments/local-test-processor.tables.ts';
+import { createLocalTestProcessor } from '#server/adapters/payments/local-test-processor.ts';
 import { home, type Intent, simpleProduct } from '#server/features/checkout/checkout-test-helpers.ts';
 import { orders } from '#server/features/orders/orders.tables.ts';
 import { signedInAs } from '#server/testing/signed-in.ts';
@@ -148,5 +149,51 @@ describe('coupon usage', () => {
     expect(order?.discountCodes).toEqual([]);
     const listed = ((await admin.get('/api/sales')).json().sales as AdminSale[]).find((row) => row.id === sale.id);
     expect(listed).toMatchObject({ usageCount: 1, orders: 1, revenue: order?.total });
+  });
+
+  test('an order whose capture fails is not paid: the uses it counted are given back', async () => {
+    // The built-in processor, but every capture fails (the order is written, then undone).
+    const { app: shop, database: own } = await buildTestApp({
+      payments: (database) => ({
+        ...createLocalTestProcessor({ db: database.db }),
+        capture: async () => {
+          throw new Error('the processor is down');
+        },
+      }),
+    });
+    const { browser: admin } = await signedInAs(shop, own.db, 'owner', {});
+    const product = await simpleProduct(own.db);
+    const code = `DOWN${Date.now().toString(36).toUpperCase()}`;
+    const coupon = await admin.post('/api/sales', {
+      name: 'Capture Day',
+      type: 'global',
+      discountType: 'percentage',
+      discountValue: 10,
+      couponCode: code,
+      usageLimit: 1,
+      startDate: new Date(Date.now() - day).toISOString(),
+      endDate: new Date(Date.now() + day).toISOString(),
+      active: true,
+    });
+    expect(coupon.statusCode).toBe(201);
+    const buyer = testClient(shop, { remoteAddress: '10.79.250.9' });
+    const created = (
+      await buyer.post('/api/create-or-update-payment-intent', {
+        metaVersion: 2,
+        items: [{ id: product.id, quantity: 1 }],
+        email: 'down@example.com',
+        shipping: home,
+        discountCodes: [code],
+      })
+    ).json() as Intent;
+    await buyer.post('/api/payments/test-card/confirm', { clientSecret: created.clientSecret, card });
+    const done = await buyer.post('/api/checkout/complete', { paymentIntentId: created.id });
+    expect(done.statusCode).toBe(402);
+    expect(done.json().code).toBe('capture_failed');
+    const [sale] = await own.db.select().from(sales).where(eq(sales.couponCode, code));
+    // The single use is free again for a paid order.
+    expect(sale?.usageCount).toBe(0);
+    const [order] = await own.db.select().from(orders).where(eq(orders.email, 'down@example.com'));
+    expect(order).toMatchObject({ status: 'cancelled', saleIds: [sale?.id] });
   });
 });
