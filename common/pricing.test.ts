@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { effectivePrice } from './money.ts';
 import {
   addCode,
   type CartPrice,
@@ -12,6 +13,7 @@ import {
   priceCart,
   productCodeDiscount,
   refusalMessage,
+  shownSalePrice,
 } from './pricing.ts';
 
 const settings: PricingSettings = { shippingRate: 499, freeShippingThreshold: 5000, processingFeeBasisPoints: 0 };
@@ -234,6 +236,74 @@ describe('sale prices', () => {
     const bulk = coupon('', 'fixed_amount', 100, { code: null, minimumPurchase: 4800 });
     expect(unitPrices(price([stones], [bulk]))).toEqual([2400]);
     expect(unitPrices(price([{ ...stones, quantity: 2 }], [bulk]))).toEqual([2300]);
+  });
+});
+
+describe('the sale price the catalog shows', () => {
+  const sale = (kind: Discount['kind'], value: number, more: Partial<Discount> = {}) =>
+    coupon('', kind, value, { code: null, ...more });
+
+  test('a running sale in scope gives the sale price; out of scope, the own sale price stays as stored', () => {
+    const spring = sale('percentage', 20, { scope: { type: 'category', targetId: 'decor' } });
+    expect(shownSalePrice(stones, [spring])).toBe(1920);
+    expect(shownSalePrice(lamp, [spring])).toBe(null);
+    expect(shownSalePrice({ ...lamp, salePrice: 5200 }, [spring])).toBe(5200);
+  });
+
+  test('the lower of the own sale price and the sale price wins, the sale computed from the regular price', () => {
+    expect(shownSalePrice(fountain, [sale('percentage', 20)])).toBe(7799);
+    expect(shownSalePrice(fountain, [sale('percentage', 50)])).toBe(6499);
+    expect(shownSalePrice(fountain, [sale('fixed_price', 7000), sale('fixed_amount', 6000)])).toBe(6998);
+  });
+
+  test('product and SKU scopes', () => {
+    const bySku = sale('fixed_price', 3000, { scope: { type: 'sku', targetId: 'lamp-s' } });
+    expect(shownSalePrice(lamp, [bySku])).toBe(3000);
+    expect(shownSalePrice({ ...lamp, skuId: null }, [bySku])).toBe(null);
+    const byProduct = sale('fixed_amount', 400, { scope: { type: 'product', targetId: 'stones' } });
+    expect(shownSalePrice(stones, [byProduct])).toBe(2000);
+    expect(shownSalePrice(lamp, [byProduct])).toBe(null);
+  });
+
+  test('a coupon, a sale with a minimum purchase, or one that lowers nothing shows no sale', () => {
+    expect(shownSalePrice(stones, [welcome])).toBe(null);
+    expect(shownSalePrice(stones, [sale('percentage', 10, { minimumPurchase: 1 })])).toBe(null);
+    expect(shownSalePrice(stones, [sale('percentage', 0)])).toBe(null);
+    expect(shownSalePrice({ ...stones, salePrice: 2400 }, [sale('fixed_price', 9000)])).toBe(2400);
+  });
+
+  test('property: one unit in the cart starts at exactly the price shown', () => {
+    const item = fc.record({
+      productId: fc.constantFrom('p1', 'p2'),
+      categoryIds: fc.subarray(['c1', 'c2']),
+      skuId: fc.constantFrom(null, 's1'),
+      price: fc.integer({ min: 0, max: 20_000 }),
+      salePrice: fc.option(fc.integer({ min: 0, max: 25_000 }), { freq: 3 }),
+    });
+    const discount = fc.record({
+      code: fc.option(fc.constant('CODE'), { freq: 3 }),
+      kind: fc.constantFrom('percentage', 'fixed_amount', 'fixed_price'),
+      value: fc.integer({ min: -100, max: 20_000 }),
+      scope: fc.oneof(
+        fc.constant({ type: 'global' as const, targetId: null }),
+        fc.record({ type: fc.constant('category' as const), targetId: fc.constantFrom('c1', 'c2') }),
+        fc.record({ type: fc.constant('product' as const), targetId: fc.constantFrom('p1', 'p2') }),
+        fc.record({ type: fc.constant('sku' as const), targetId: fc.constant('s1') }),
+      ),
+      minimumPurchase: fc.constantFrom(0, 0, 100),
+    }) as fc.Arbitrary<Discount>;
+    fc.assert(
+      fc.property(item, fc.array(discount, { maxLength: 4 }), (drawn, discounts) => {
+        const shown = shownSalePrice(drawn, discounts);
+        const unit = line({ ...drawn, title: 'One' });
+        // Only the sales the catalog counts: the cart's view of the same unit at its shown price.
+        const counted = discounts.filter((d) => d.code === null && d.minimumPurchase === 0);
+        const [priced] = price([unit], counted).lines;
+        expect(priced?.originalUnitPrice).toBe(effectivePrice(drawn.price, shown));
+        expect(priced?.onSale).toBe(effectivePrice(drawn.price, shown) < drawn.price);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

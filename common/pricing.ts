@@ -132,8 +132,11 @@ export function discountedPrice(discount: Pick<Discount, 'kind' | 'value'>, pric
   return Math.min(price, Math.max(0, result));
 }
 
-/** Whether a discount's scope covers a cart line. */
-export function isInScope(discount: Pick<Discount, 'scope'>, line: PricingLine): boolean {
+/** What a discount's scope and a sale price are judged by: a cart line, or a product or variant the catalog shows. */
+export type PricedItem = Pick<PricingLine, 'productId' | 'categoryIds' | 'skuId' | 'price' | 'salePrice'>;
+
+/** Whether a discount's scope covers a cart line (or a product or variant). */
+export function isInScope(discount: Pick<Discount, 'scope'>, line: Omit<PricedItem, 'price' | 'salePrice'>): boolean {
   const { type, targetId } = discount.scope;
   switch (type) {
     case 'global':
@@ -145,6 +148,32 @@ export function isInScope(discount: Pick<Discount, 'scope'>, line: PricingLine):
     case 'sku':
       return targetId !== null && line.skuId === targetId;
   }
+}
+
+/**
+ * The unit price before codes: the item's sale price, else its price, lowered to what a running
+ * sale in scope gives when that is lower (each computed from the regular price). `running` are the
+ * sales (without a code) whose minimum the cart meets.
+ */
+export function priceBeforeCodes(item: PricedItem, running: readonly Pick<Discount, 'kind' | 'value' | 'scope'>[]) {
+  let start = effectivePrice(item.price, item.salePrice);
+  for (const sale of running) {
+    if (isInScope(sale, item)) start = Math.min(start, discountedPrice(sale, item.price));
+  }
+  return start;
+}
+
+/**
+ * The sale price the catalog shows for a product or variant: what the cart starts one unit at
+ * when that is below the price, else its own sale price as stored. Only sales without a code and
+ * without a minimum purchase count: a minimum is the cart's to judge, so it is no unit price.
+ */
+export function shownSalePrice(item: PricedItem, discounts: readonly Discount[]): number | null {
+  const start = priceBeforeCodes(
+    item,
+    discounts.filter((d) => d.code === null && d.minimumPurchase <= 0),
+  );
+  return start < item.price ? start : item.salePrice;
 }
 
 /**
@@ -169,10 +198,7 @@ export function priceCart(input: {
   const beforeSales = lines.reduce((sum, line) => sum + effectivePrice(line.price, line.salePrice) * line.quantity, 0);
   const running = discounts.filter((d) => d.code === null && d.minimumPurchase <= beforeSales);
   const started = lines.map((line) => {
-    let start = effectivePrice(line.price, line.salePrice);
-    for (const sale of running) {
-      if (isInScope(sale, line)) start = Math.min(start, discountedPrice(sale, line.price));
-    }
+    const start = priceBeforeCodes(line, running);
     return { line, start, onSale: start < line.price };
   });
   const subtotal = started.reduce((sum, { line, start }) => sum + start * line.quantity, 0);

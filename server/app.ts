@@ -194,13 +194,14 @@ export async function buildApp(deps: AppDeps) {
     publicUrl: config.publicUrl,
     jobs: deps.jobs,
   });
-  const catalog = createCatalogService({ db });
-  const marketing = createMarketingService({ db });
-  // The checkout's running sales are read again on every instance as soon as a sale is written.
+  // The running sales (the catalogue's sale prices, the checkout's) are read again on every
+  // instance as soon as a sale is written.
   const runningSales = createRunningSales({ db });
   events.subscribe((event) => {
     if (event.data.collection === 'sales') runningSales.forget();
   });
+  const catalog = createCatalogService({ db, runningSales });
+  const marketing = createMarketingService({ db });
   const orders = createOrdersService({ db });
   const reviews = createReviewsService({
     db,

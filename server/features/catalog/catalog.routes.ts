@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getProduct, getProductById, listCategories, listProducts, searchProducts } from '#common/contracts/catalog.ts';
 import type { PublicCache } from '#server/http/public-cache.ts';
@@ -11,15 +12,34 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; cac
   const tags = ['catalog'];
   const maxAge = 60;
 
+  /**
+   * Answers carrying prices, cached until the next start or end of an automatic sale at the
+   * latest: that instant is part of the key, so once it passes the next request computes anew,
+   * and browsers keep the answer no longer than until then. A sale's write drops the whole cache
+   * (its live event), as every write does.
+   */
+  async function respondPriced<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    options: { key: string; schema: { parse(value: unknown): T }; load: () => Promise<unknown> },
+  ) {
+    const next = await catalog.nextPriceChange();
+    const left = next === null ? maxAge : Math.ceil((next - Date.now()) / 1000);
+    return cache.respond(request, reply, {
+      ...options,
+      key: `${options.key}@${next ?? ''}`,
+      maxAge: Math.max(0, Math.min(maxAge, left)),
+    });
+  }
+
   app.get(
     listProducts.path,
     { schema: { tags, querystring: listProducts.query, response: { 200: listProducts.response } } },
     (request, reply) => {
       const { page, limit, category } = request.query;
-      return cache.respond(request, reply, {
+      return respondPriced(request, reply, {
         key: `products:${page}:${limit}:${category?.toLowerCase() ?? ''}`,
         schema: listProducts.response,
-        maxAge,
         load: () => catalog.listProducts(request.query),
       });
     },
@@ -38,10 +58,9 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; cac
     (request, reply) => {
       const { page, limit } = request.query;
       const term = request.params.term.toLowerCase();
-      return cache.respond(request, reply, {
+      return respondPriced(request, reply, {
         key: `search:${term}:${page}:${limit}`,
         schema: searchProducts.response,
-        maxAge,
         load: () => catalog.searchProducts(term, request.query),
       });
     },
@@ -52,10 +71,9 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; cac
       endpoint.path,
       { schema: { tags, params: endpoint.params, response: { 200: endpoint.response } } },
       (request, reply) =>
-        cache.respond(request, reply, {
+        respondPriced(request, reply, {
           key: `product:${request.params.id}`,
           schema: endpoint.response,
-          maxAge,
           load: () => catalog.getProduct(request.params.id),
         }),
     );

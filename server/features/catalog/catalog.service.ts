@@ -2,10 +2,13 @@ import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { averageRating, summarize } from '#common/catalog-rules.ts';
 import type { Category, Product, ProductList, ProductSummary } from '#common/contracts/catalog.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
+import { shownSalePrice } from '#common/pricing.ts';
 import type { Db } from '#server/db/client.ts';
+import type { RunningSales } from '#server/features/marketing/marketing.service.ts';
 import { productRatings } from '#server/features/reviews/reviews.tables.ts';
 import { notFound } from '#server/http/errors.ts';
 import { categories, productCategories, productImages, products, skuVariants } from './catalog.tables.ts';
+import { automaticSalesAt, nextSaleChange } from './sale-prices.ts';
 
 type ProductRow = typeof products.$inferSelect;
 type PageRequest = { page: number; limit: number };
@@ -36,14 +39,19 @@ export function toSummary(product: Product): ProductSummary {
   };
 }
 
-export function createCatalogService({ db }: { db: Db }) {
+/**
+ * The storefront's catalogue. Prices carry the sale price a running automatic sale gives (issue
+ * 12), computed as the checkout computes it, from the sales the checkout keeps in memory: no
+ * query per product.
+ */
+export function createCatalogService({ db, runningSales }: { db: Db; runningSales: RunningSales }) {
   const isActive = eq(products.status, 'active');
 
-  /** Loads images, variants and category names of the given rows, keeping their order. */
+  /** Loads images, variants and categories of the given rows, keeping their order, at their sale prices. */
   async function hydrate(rows: ProductRow[]): Promise<Product[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
-    const [images, variants, names, ratings] = await Promise.all([
+    const [images, variants, names, ratings, running] = await Promise.all([
       db
         .select({ productId: productImages.productId, url: productImages.url })
         .from(productImages)
@@ -51,7 +59,11 @@ export function createCatalogService({ db }: { db: Db }) {
         .orderBy(asc(productImages.position)),
       db.select().from(skuVariants).where(inArray(skuVariants.productId, ids)).orderBy(asc(skuVariants.position)),
       db
-        .select({ productId: productCategories.productId, name: categories.name })
+        .select({
+          productId: productCategories.productId,
+          categoryId: productCategories.categoryId,
+          name: categories.name,
+        })
         .from(productCategories)
         .innerJoin(categories, eq(categories.id, productCategories.categoryId))
         .where(inArray(productCategories.productId, ids))
@@ -64,7 +76,9 @@ export function createCatalogService({ db }: { db: Db }) {
         })
         .from(productRatings)
         .where(inArray(productRatings.productId, ids)),
+      runningSales.get(),
     ]);
+    const automatic = automaticSalesAt(running, new Date());
     const ratingOf = new Map(
       ratings.map((r) => [r.productId, { average: averageRating(r.sum, r.count), count: r.count }]),
     );
@@ -76,38 +90,46 @@ export function createCatalogService({ db }: { db: Db }) {
     const imagesOf = byProduct(images);
     const variantsOf = byProduct(variants);
     const categoriesOf = byProduct(names);
-    return rows.map((row) => ({
-      id: row.id,
-      slug: row.slug,
-      title: row.title,
-      description: row.description,
-      price: row.price,
-      salePrice: row.salePrice,
-      images: (imagesOf.get(row.id) ?? []).map((image) => image.url),
-      features: row.features,
-      specifications: row.specifications,
-      tags: row.tags,
-      categories: (categoriesOf.get(row.id) ?? []).map((c) => c.name),
-      variantLabel: row.variantLabel,
-      skuVariants: (variantsOf.get(row.id) ?? []).map((v) => ({
-        skuId: v.skuId,
-        skuAttr: v.skuAttr,
-        name: v.name,
-        label: v.label,
-        price: v.price,
-        salePrice: v.salePrice,
-        stock: v.stock,
-        image: v.image,
-        images: v.images,
-        isActive: v.isActive,
-      })),
-      skuImagePosition: row.skuImagePosition,
-      stock: row.stock,
-      status: row.status,
-      aliId: row.aliId,
-      rating: ratingOf.get(row.id) ?? { average: 0, count: 0 },
-      createdAt: row.createdAt.toISOString(),
-    }));
+    return rows.map((row) => {
+      const categoryIds = (categoriesOf.get(row.id) ?? []).map((c) => c.categoryId);
+      // A product's own price is a cart line without a variant; each variant is its own line.
+      const salePriceOf = (skuId: string | null, price: number, salePrice: number | null) =>
+        automatic.length === 0
+          ? salePrice
+          : shownSalePrice({ productId: row.id, categoryIds, skuId, price, salePrice }, automatic);
+      return {
+        id: row.id,
+        slug: row.slug,
+        title: row.title,
+        description: row.description,
+        price: row.price,
+        salePrice: salePriceOf(null, row.price, row.salePrice),
+        images: (imagesOf.get(row.id) ?? []).map((image) => image.url),
+        features: row.features,
+        specifications: row.specifications,
+        tags: row.tags,
+        categories: (categoriesOf.get(row.id) ?? []).map((c) => c.name),
+        variantLabel: row.variantLabel,
+        skuVariants: (variantsOf.get(row.id) ?? []).map((v) => ({
+          skuId: v.skuId,
+          skuAttr: v.skuAttr,
+          name: v.name,
+          label: v.label,
+          price: v.price,
+          salePrice: salePriceOf(v.skuId, v.price, v.salePrice),
+          stock: v.stock,
+          image: v.image,
+          images: v.images,
+          isActive: v.isActive,
+        })),
+        skuImagePosition: row.skuImagePosition,
+        stock: row.stock,
+        status: row.status,
+        aliId: row.aliId,
+        rating: ratingOf.get(row.id) ?? { average: 0, count: 0 },
+        createdAt: row.createdAt.toISOString(),
+      };
+    });
   }
 
   async function page(where: SQL | undefined, { page, limit }: PageRequest, orderBy: SQL[]): Promise<ProductList> {
@@ -198,7 +220,15 @@ export function createCatalogService({ db }: { db: Db }) {
     return rows;
   }
 
-  return { listProducts, searchProducts, getProduct, listCategories };
+  /**
+   * When the catalogue's prices next change by a sale's dates alone (epoch ms), or null: the
+   * routes' cached answers must not outlive it.
+   */
+  async function nextPriceChange(now = new Date()): Promise<number | null> {
+    return nextSaleChange(await runningSales.get(), now);
+  }
+
+  return { listProducts, searchProducts, getProduct, listCategories, nextPriceChange };
 }
 
 export type CatalogService = ReturnType<typeof createCatalogService>;
