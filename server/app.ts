@@ -195,10 +195,10 @@ export async function buildApp(deps: AppDeps) {
     jobs: deps.jobs,
   });
   // The running sales (the catalogue's sale prices, the checkout's) are read again on every
-  // instance as soon as a sale is written.
+  // instance as soon as a sale is written, or an order may have used one up.
   const runningSales = createRunningSales({ db });
   events.subscribe((event) => {
-    if (event.data.collection === 'sales') runningSales.forget();
+    if (event.data.collection === 'sales' || event.type === 'order_created') runningSales.forget();
   });
   const catalog = createCatalogService({ db, runningSales });
   const marketing = createMarketingService({ db });
