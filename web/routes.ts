@@ -26,6 +26,8 @@ export default [
     route('request-password-reset', 'routes/request-password-reset.tsx'),
     route('reset-password', 'routes/reset-password.tsx'),
     route('verify-email', 'routes/verify-email.tsx'),
+    route('newsletter/confirm', 'routes/newsletter-confirm.tsx'),
+    route('newsletter/unsubscribe', 'routes/newsletter-unsubscribe.tsx'),
     route('account', 'routes/account.tsx'),
     // The back office: its own layout, client-rendered, its tabs loaded lazily (web/admin/).
     route('admin', 'admin/admin-layout.tsx'),

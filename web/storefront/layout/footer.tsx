@@ -4,6 +4,7 @@ import type { Category } from '#common/contracts/catalog.ts';
 import type { PublicSettings } from '#common/contracts/settings.ts';
 import { CookieSettingsButton } from '#web/storefront/tracking/cookie-banner.tsx';
 import { LogoMark } from './logo.tsx';
+import { NewsletterSignup } from './newsletter-signup.tsx';
 
 export function Footer({ categories, settings }: { categories: Category[]; settings: PublicSettings }) {
   const heading = 'mb-3 text-xs font-semibold tracking-widest text-sage-300 uppercase';
@@ -23,6 +24,8 @@ export function Footer({ categories, settings }: { categories: Category[]; setti
               {settings.supportEmail}
             </a>
           </p>
+          {/* The setting off hides the sign-up (issue 12); the server refuses it then too. */}
+          {settings.enableNewsletter ? <NewsletterSignup heading={heading} /> : null}
         </div>
         <nav aria-label="Quick links">
           <h2 className={heading}>Quick links</h2>
