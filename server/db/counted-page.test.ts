@@ -1,8 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
-import { asc, count, gt, lt, type SQL } from 'drizzle-orm';
+import { asc, gt, lt, type SQL } from 'drizzle-orm';
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from './client.ts';
 import { countedPage } from './counted-page.ts';
 
 const items = pgTable('items', { id: text().primaryKey(), rank: integer().notNull() });
@@ -23,12 +24,12 @@ describe('countedPage', () => {
   const read = (where: SQL | undefined, offset: number, fewMatches: number) => {
     statements.length = 0;
     return countedPage({
+      db: db as unknown as Db,
       where,
       table: items,
       id: items.id,
       offset,
       fewMatches,
-      count: async (filter) => (await db.select({ value: count() }).from(items).where(filter))[0]?.value ?? 0,
       page: (filter) =>
         db.select().from(items).where(filter).orderBy(asc(items.rank), asc(items.id)).limit(5).offset(offset),
     });

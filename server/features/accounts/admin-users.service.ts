@@ -1,4 +1,4 @@
-import { asc, count, desc, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { asc, desc, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { AdminUser, listAdminUsers } from '#common/contracts/admin/users.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
@@ -60,11 +60,11 @@ export function createAdminUsersService({ db }: { db: Db }) {
     const direction = sortOrder === 'asc' ? asc : desc;
     const offset = (page - 1) * limit;
     const { rows, total } = await countedPage({
+      db,
       where,
       table: users,
       id: users.id,
       offset,
-      count: async (filter) => (await db.select({ value: count() }).from(users).where(filter))[0]?.value ?? 0,
       page: (filter) =>
         db
           .select(adminUserColumns)

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import { validateEmail } from '#common/account-rules.ts';
 import type {
@@ -237,11 +237,11 @@ export function createNewsletterService({
     const { page, limit } = query;
     const offset = (page - 1) * limit;
     const { rows, total } = await countedPage({
+      db,
       where: whereOf(query),
       table: subscribers,
       id: subscribers.id,
       offset,
-      count: async (filter) => (await db.select({ value: count() }).from(subscribers).where(filter))[0]?.value ?? 0,
       page: (filter) =>
         db
           .select()

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orders.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
@@ -194,11 +194,11 @@ export function createAdminOrdersService({ db }: { db: Db }) {
   async function list(query: AdminOrderFilters & { page: number; limit: number }) {
     const offset = (query.page - 1) * query.limit;
     const { rows, total } = await countedPage({
+      db,
       where: whereOf(query),
       table: orders,
       id: orders.id,
       offset,
-      count: async (filter) => (await db.select({ value: count() }).from(orders).where(filter))[0]?.value ?? 0,
       page: (filter) => selectOrders(db, filter, query).limit(query.limit).offset(offset),
     });
     const ids = rows.map((row) => row.id);

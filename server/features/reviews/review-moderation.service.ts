@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { AdminReview, bulkReviewStatuses, listAdminReviews } from '#common/contracts/admin/reviews.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
@@ -110,12 +110,11 @@ export function createReviewModerationService({
     const order = column === reviews.createdAt ? [column, reviews.id] : [column, reviews.createdAt, reviews.id];
     const offset = (page - 1) * limit;
     const { rows, total } = await countedPage({
+      db,
       where,
       table: reviews,
       id: reviews.id,
       offset,
-      // The count reads reviews alone: every review has its product (the foreign key).
-      count: async (filter) => (await db.select({ value: count() }).from(reviews).where(filter))[0]?.value ?? 0,
       page: (filter) =>
         db
           .select(columns)

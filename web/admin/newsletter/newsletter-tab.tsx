@@ -18,14 +18,14 @@ import {
   AdminTable,
   ListFooter,
   listStatus,
-  OrderToggle,
   PlainHeaders,
   SearchField,
   SelectField,
+  SortControls,
   SortHeader,
   tableStyles,
 } from '../ui/list-controls.tsx';
-import { nextSort, type Sort } from '../ui/list-state.ts';
+import { listHref, nextSort, type Sort } from '../ui/list-state.ts';
 import { primaryButton, secondaryButton, smallButton } from '../ui/styles.ts';
 import { useAdminList } from '../ui/use-admin-list.ts';
 import { SendNewsletterDialog } from './send-newsletter-dialog.tsx';
@@ -61,13 +61,6 @@ const statusStyles: Record<SubscriberStatus, string> = {
   pending: 'bg-amber-100 text-amber-900',
 };
 const idOf = (subscriber: AdminSubscriber) => subscriber._id;
-
-function exportHref(filters: { search: string; statusFilter: StatusFilter } & Sort<SortField>) {
-  const query = new URLSearchParams({ sortBy: filters.sortBy, sortOrder: filters.sortOrder });
-  if (filters.search) query.set('search', filters.search);
-  if (filters.statusFilter) query.set('statusFilter', filters.statusFilter);
-  return `${paths.export}?${query}`;
-}
 
 /**
  * Newsletter tab (permission manageNewsletters; spec 2, 4, 7, 9): the subscribers searched,
@@ -136,16 +129,10 @@ export default function NewsletterTab() {
       <div className="mt-4 flex flex-wrap items-end gap-3">
         <SearchField label="Search subscribers" value={search} onSearch={setSearch} />
         <SelectField label="Status" value={status} options={statusOptions} onChange={setStatus} />
-        <SelectField
-          label="Sort by"
-          value={sort.sortBy}
-          options={sortOptions}
-          onChange={(sortBy) => setSort((current) => ({ ...current, sortBy }))}
-        />
-        <OrderToggle order={sort.sortOrder} onToggle={() => setSort((current) => nextSort(current, current.sortBy))} />
+        <SortControls sort={sort} options={sortOptions} onChange={setSort} />
         <a
           className={`${secondaryButton} ml-auto`}
-          href={exportHref({ search, statusFilter: status, ...sort })}
+          href={listHref(paths.export, { search, statusFilter: status, ...sort })}
           download
         >
           Export CSV

@@ -13,14 +13,14 @@ import {
   AdminTable,
   ListFooter,
   listStatus,
-  OrderToggle,
   PlainHeaders,
   SearchField,
   SelectField,
+  SortControls,
   SortHeader,
   tableStyles,
 } from '../ui/list-controls.tsx';
-import { nextSort, type Sort } from '../ui/list-state.ts';
+import { listHref, nextSort, type Sort } from '../ui/list-state.ts';
 import { secondaryButton, smallButton } from '../ui/styles.ts';
 import { useAdminList } from '../ui/use-admin-list.ts';
 import { OrderDetails } from './order-details.tsx';
@@ -46,14 +46,6 @@ const statusOptions: { value: StatusFilter; label: string }[] = [
 ];
 const exportLabels: Record<ExportFormat, string> = { xlsx: 'Download XLSX', csv: 'Export CSV' };
 const idOf = (order: AdminOrder) => order.id;
-
-/** The export's address for the list's filters: the file holds what the list shows, every page of it. */
-function exportHref(format: ExportFormat, filters: { search: string; statusFilter: string } & Sort<SortField>) {
-  const query = new URLSearchParams({ format, sortBy: filters.sortBy, sortOrder: filters.sortOrder });
-  if (filters.search) query.set('search', filters.search);
-  if (filters.statusFilter) query.set('statusFilter', filters.statusFilter);
-  return `${exportPath}?${query}`;
-}
 
 /**
  * Orders tab (permission downloadXlsx; spec 2, 7, 9): search by order number, customer name or
@@ -82,20 +74,14 @@ export default function OrdersTab() {
       <div className="mt-4 flex flex-wrap items-end gap-3">
         <SearchField label="Search orders" value={search} onSearch={setSearch} />
         <SelectField label="Status" value={status} options={statusOptions} onChange={setStatus} />
-        <SelectField
-          label="Sort by"
-          value={sort.sortBy}
-          options={sortOptions}
-          onChange={(sortBy) => setSort((current) => ({ ...current, sortBy }))}
-        />
-        <OrderToggle order={sort.sortOrder} onToggle={() => setSort((current) => nextSort(current, current.sortBy))} />
+        <SortControls sort={sort} options={sortOptions} onChange={setSort} />
         <div className="ml-auto flex flex-wrap gap-2">
           {orderExportFormats.map((format) => (
-            // A plain download: the file streams straight to disk, however many orders there are.
+            // A plain download of every page the list holds: the file streams straight to disk.
             <a
               key={format}
               className={secondaryButton}
-              href={exportHref(format, { search, statusFilter: status, ...sort })}
+              href={listHref(exportPath, { format, search, statusFilter: status, ...sort })}
               download
             >
               {exportLabels[format]}

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { VALIDATION_DEBOUNCE_MS } from '#common/constants.ts';
 import { errorMessage } from '#web/common/api-client.ts';
-import type { Sort } from './list-state.ts';
+import { nextSort, type Sort } from './list-state.ts';
 import { input, label as labelStyle, secondaryButton } from './styles.ts';
 
 /** A list's search box: the list reloads from page 1 shortly after typing stops. */
@@ -72,12 +72,35 @@ export function SelectField<Value extends string>({
   );
 }
 
-/** The order toggle beside a sort select (spec 2: the users tab's order toggle). */
-export function OrderToggle({ order, onToggle }: { order: 'asc' | 'desc'; onToggle: () => void }) {
+/**
+ * The sort select and the order toggle beside it (spec 2: the users tab's order toggle): a new
+ * field keeps the order, the toggle flips it (list-state's nextSort).
+ */
+export function SortControls<Field extends string>({
+  sort,
+  options,
+  onChange,
+}: {
+  sort: Sort<Field>;
+  options: readonly { value: Field; label: string }[];
+  onChange: React.Dispatch<React.SetStateAction<Sort<Field>>>;
+}) {
   return (
-    <button type="button" className={`${secondaryButton} self-end`} onClick={onToggle}>
-      {order === 'asc' ? 'Ascending ↑' : 'Descending ↓'}
-    </button>
+    <>
+      <SelectField
+        label="Sort by"
+        value={sort.sortBy}
+        options={options}
+        onChange={(sortBy) => onChange((current) => ({ ...current, sortBy }))}
+      />
+      <button
+        type="button"
+        className={`${secondaryButton} self-end`}
+        onClick={() => onChange((current) => nextSort(current, current.sortBy))}
+      >
+        {sort.sortOrder === 'asc' ? 'Ascending ↑' : 'Descending ↓'}
+      </button>
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { joinPages, nearBottom, nextPageOf, nextSort, readListPage } from './list-state.ts';
+import { joinPages, listHref, nearBottom, nextPageOf, nextSort, readListPage } from './list-state.ts';
 
 type Row = { id: string; name: string };
 const row = (id: string, name = id): Row => ({ id, name });
@@ -72,5 +72,21 @@ describe('nearBottom', () => {
     expect(nearBottom({ scrollY: 900, innerHeight: 1000, scrollHeight: 2000 }, 100)).toBe(true);
     expect(nearBottom({ scrollY: 899, innerHeight: 1000, scrollHeight: 2000 }, 100)).toBe(false);
     expect(nearBottom({ scrollY: 0, innerHeight: 1000, scrollHeight: 800 }, 100)).toBe(true);
+  });
+});
+
+describe('listHref', () => {
+  test('carries the filters and sort, encoded, leaving empty ones out', () => {
+    expect(
+      listHref('/api/admin/orders/export', {
+        format: 'csv',
+        search: 'Ada & co',
+        statusFilter: '',
+        ratingFilter: undefined,
+        sortBy: 'total',
+        sortOrder: 'asc',
+      }),
+    ).toBe('/api/admin/orders/export?format=csv&search=Ada+%26+co&sortBy=total&sortOrder=asc');
+    expect(listHref('/api/admin/newsletter/export', { search: '' })).toBe('/api/admin/newsletter/export');
   });
 });

@@ -71,3 +71,16 @@ export function nearBottom(
 ): boolean {
   return scrollY + innerHeight >= scrollHeight - threshold;
 }
+
+/**
+ * A list's address with its filters and sort (the export links carry what the list shows); empty
+ * filters are left out, as the list's own requests leave them out.
+ */
+export function listHref(path: string, params: Record<string, string | number | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') query.set(name, String(value));
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}

@@ -15,10 +15,9 @@ import {
   AdminTable,
   ListFooter,
   listStatus,
-  OrderToggle,
   PlainHeaders,
   SearchField,
-  SelectField,
+  SortControls,
   SortHeader,
   tableStyles,
 } from '../ui/list-controls.tsx';
@@ -74,13 +73,7 @@ export default function UsersTab() {
       </h2>
       <div className="mt-4 flex flex-wrap items-end gap-3">
         <SearchField label="Search users" value={search} onSearch={setSearch} />
-        <SelectField
-          label="Sort by"
-          value={sort.sortBy}
-          options={sortOptions}
-          onChange={(sortBy) => setSort((current) => ({ ...current, sortBy }))}
-        />
-        <OrderToggle order={sort.sortOrder} onToggle={() => setSort((current) => nextSort(current, current.sortBy))} />
+        <SortControls sort={sort} options={sortOptions} onChange={setSort} />
       </div>
       <div className="mt-4">
         <FlashMessage flash={flash} />
