@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import type { AdminUser, listAdminUsers } from '#common/contracts/admin/users.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage } from '#server/db/counted-page.ts';
+import { countedPage, sortKeys } from '#server/db/counted-page.ts';
 import { users } from './accounts.tables.ts';
 
 type ListQuery = z.output<typeof listAdminUsers.query>;
@@ -63,14 +63,13 @@ export function createAdminUsersService({ db }: { db: Db }) {
       db,
       where,
       table: users,
-      id: users.id,
       offset,
-      page: (filter) =>
+      page: (filter, matchesFirst) =>
         db
           .select(adminUserColumns)
           .from(users)
           .where(filter)
-          .orderBy(direction(column), direction(users.id))
+          .orderBy(...sortKeys([column, users.id], direction, matchesFirst))
           .limit(limit)
           .offset(offset),
     });

@@ -12,7 +12,7 @@ import { newsletterMessages, newsletterPages } from '#common/contracts/newslette
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
 import { type Db, executeRows } from '#server/db/client.ts';
-import { countedPage } from '#server/db/counted-page.ts';
+import { countedPage, sortKeys } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
@@ -74,10 +74,9 @@ function whereOf({ search, statusFilter }: Pick<AdminSubscriberFilters, 'search'
 }
 
 /** The list's order: ties by id, in the sort's direction, so pages never overlap. */
-function orderOf({ sortBy, sortOrder }: Pick<AdminSubscriberFilters, 'sortBy' | 'sortOrder'>) {
-  const direction = sortOrder === 'asc' ? asc : desc;
+function orderOf({ sortBy, sortOrder }: Pick<AdminSubscriberFilters, 'sortBy' | 'sortOrder'>, matchesFirst = false) {
   const column = sortBy === 'email' ? sql`lower(${subscribers.email})` : subscribers.createdAt;
-  return [direction(column), direction(subscribers.id)];
+  return sortKeys([column, subscribers.id], sortOrder === 'asc' ? asc : desc, matchesFirst);
 }
 
 /**
@@ -240,14 +239,13 @@ export function createNewsletterService({
       db,
       where: whereOf(query),
       table: subscribers,
-      id: subscribers.id,
       offset,
-      page: (filter) =>
+      page: (filter, matchesFirst) =>
         db
           .select()
           .from(subscribers)
           .where(filter)
-          .orderBy(...orderOf(query))
+          .orderBy(...orderOf(query, matchesFirst))
           .limit(limit)
           .offset(offset),
     });

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orders.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage } from '#server/db/counted-page.ts';
+import { countedPage, sortKeys } from '#server/db/counted-page.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import { payments } from '#server/features/checkout/checkout.tables.ts';
 import { paidStatuses } from './order-status.ts';
@@ -54,14 +54,14 @@ const orderColumns = {
 
 export type AdminOrderRow = Awaited<ReturnType<typeof selectOrders>>[number];
 
-function selectOrders(db: Db, where: SQL | undefined, filters: AdminOrderFilters) {
+function selectOrders(db: Db, where: SQL | undefined, filters: AdminOrderFilters, matchesFirst = false) {
   const direction = filters.sortOrder === 'asc' ? asc : desc;
   return db
     .select(orderColumns)
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .where(where)
-    .orderBy(...sortColumns(filters.sortBy).map((column) => direction(column)))
+    .orderBy(...sortKeys(sortColumns(filters.sortBy), direction, matchesFirst))
     .$dynamic();
 }
 
@@ -197,9 +197,8 @@ export function createAdminOrdersService({ db }: { db: Db }) {
       db,
       where: whereOf(query),
       table: orders,
-      id: orders.id,
       offset,
-      page: (filter) => selectOrders(db, filter, query).limit(query.limit).offset(offset),
+      page: (filter, matchesFirst) => selectOrders(db, filter, query, matchesFirst).limit(query.limit).offset(offset),
     });
     const ids = rows.map((row) => row.id);
     const [lines, cards] = await Promise.all([

@@ -4,7 +4,7 @@ import type { AdminReview, bulkReviewStatuses, listAdminReviews } from '#common/
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { isDenied, mayApprove, mayFlag } from '#common/review-rules.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage } from '#server/db/counted-page.ts';
+import { countedPage, sortKeys } from '#server/db/counted-page.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
@@ -113,16 +113,15 @@ export function createReviewModerationService({
       db,
       where,
       table: reviews,
-      id: reviews.id,
       offset,
-      page: (filter) =>
+      page: (filter, matchesFirst) =>
         db
           .select(columns)
           .from(reviews)
           .innerJoin(products, eq(products.id, reviews.productId))
           .leftJoin(users, eq(users.id, reviews.userId))
           .where(filter)
-          .orderBy(...order.map((c) => direction(c)))
+          .orderBy(...sortKeys(order, direction, matchesFirst))
           .limit(limit)
           .offset(offset),
     });
