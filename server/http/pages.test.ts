@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { SEARCH_TERM_MAX } from '#common/constants.ts';
 import { searchProducts } from '#common/contracts/catalog.ts';
@@ -112,6 +113,19 @@ describe('server-rendered pages', () => {
     const response = await app.inject({ method: 'GET', url: asset });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Sent as the build compressed it, Brotli or gzip as the browser accepts, the same bytes inside.
+    const script = /src="(\/assets\/entry\.client-[^"]+\.js)"|href="(\/assets\/entry\.client-[^"]+\.js)"/.exec(html);
+    const scriptPath = (script?.[1] ?? script?.[2]) as string;
+    const plainScript = await app.inject({ method: 'GET', url: scriptPath });
+    for (const [accept, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const compressed = await app.inject({ method: 'GET', url: scriptPath, headers: { 'accept-encoding': accept } });
+      expect(compressed.headers['content-encoding'], accept).toBe(accept);
+      expect(String(compressed.headers.vary).toLowerCase(), accept).toContain('accept-encoding');
+      expect(decode(compressed.rawPayload).toString(), accept).toBe(plainScript.body);
+    }
     const missing = await app.inject({ method: 'GET', url: '/assets/missing-abc123.js' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'Not found', code: 'not_found' });

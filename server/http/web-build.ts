@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { precompress } from './precompress.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const stampFile = path.join(root, 'build/.source-hash');
@@ -52,6 +53,7 @@ export function ensureWebBuild({ force = false }: { force?: boolean } = {}): boo
   if (!force) process.stdout.write('Building the web app (its sources changed since the last build)…\n');
   const result = spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`the web build failed (exit code ${result.status})`);
+  precompress(path.join(root, 'build/client'));
   writeFileSync(stampFile, `${current}\n`);
   return true;
 }

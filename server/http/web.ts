@@ -46,6 +46,8 @@ export async function mountWeb(
       root: clientBuildDir,
       wildcard: false,
       index: false,
+      // The .br and .gz files the build wrote beside each text file (precompress.ts).
+      preCompressed: true,
       maxAge: '1h',
       // Hashed file names never change content: cache them for a year.
       setHeaders(reply, filePath) {
