@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { NEWSLETTER_CONTENT_MAX, NEWSLETTER_SUBJECT_MAX, SEND_FIELDS_REQUIRED } from '../../newsletter-rules.ts';
 import { Pagination } from '../pagination.ts';
 import { AdminListQuery } from './users.ts';
 
@@ -7,11 +8,6 @@ export const adminSubscriberSortFields = ['createdAt', 'email'] as const;
 /** Active, inactive, and pending: signed up but not confirmed yet (double opt-in). */
 export const subscriberStatuses = ['active', 'inactive', 'pending'] as const;
 export type SubscriberStatus = (typeof subscriberStatuses)[number];
-
-/** Spec 7's error text for a send without subject or content, word for word. */
-export const SEND_FIELDS_REQUIRED = 'Please fill in both subject and content';
-export const NEWSLETTER_SUBJECT_MAX = 200;
-export const NEWSLETTER_CONTENT_MAX = 50_000;
 
 /** A subscriber's id: 16 hex characters (the ids the server makes); anything else names none. */
 export const SubscriberId = z.string().check(z.regex(/^[0-9a-f]{16}$/, 'must be a subscriber id (16 hex characters)'));

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, test, vi } from 'vitest';
-import { SEND_FIELDS_REQUIRED } from '#common/contracts/admin/newsletter.ts';
+import { SEND_FIELDS_REQUIRED } from '#common/newsletter-rules.ts';
 import { emailOutbox } from '#server/adapters/email/outbox.tables.ts';
 import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';

@@ -1,13 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import {
-  NEWSLETTER_CONTENT_MAX,
-  NEWSLETTER_SUBJECT_MAX,
-  type previewNewsletter,
-  SEND_FIELDS_REQUIRED,
-  type sendNewsletter,
-  type testNewsletter,
-} from '#common/contracts/admin/newsletter.ts';
+import type { previewNewsletter, sendNewsletter, testNewsletter } from '#common/contracts/admin/newsletter.ts';
+import { NEWSLETTER_CONTENT_MAX, NEWSLETTER_SUBJECT_MAX, SEND_FIELDS_REQUIRED } from '#common/newsletter-rules.ts';
 import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { InputField } from '../ui/fields.tsx';

@@ -1,10 +1,10 @@
 import { useCallback, useState } from 'react';
-import {
-  type AdminOrder,
-  type adminOrderSortFields,
-  type adminOrderStatusFilters,
-  type exportAdminOrders,
-  type listAdminOrders,
+import type {
+  AdminOrder,
+  adminOrderSortFields,
+  adminOrderStatusFilters,
+  exportAdminOrders,
+  listAdminOrders,
   orderExportFormats,
 } from '#common/contracts/admin/orders.ts';
 import { formatCents } from '#common/money.ts';
@@ -45,6 +45,7 @@ const statusOptions: { value: StatusFilter; label: string }[] = [
   { value: 'cancelled', label: 'Cancelled' },
 ];
 const exportLabels: Record<ExportFormat, string> = { xlsx: 'Download XLSX', csv: 'Export CSV' };
+const exportFormats = Object.keys(exportLabels) as ExportFormat[];
 const idOf = (order: AdminOrder) => order.id;
 
 /**
@@ -76,7 +77,7 @@ export default function OrdersTab() {
         <SelectField label="Status" value={status} options={statusOptions} onChange={setStatus} />
         <SortControls sort={sort} options={sortOptions} onChange={setSort} />
         <div className="ml-auto flex flex-wrap gap-2">
-          {orderExportFormats.map((format) => (
+          {exportFormats.map((format) => (
             // A plain download of every page the list holds: the file streams straight to disk.
             <a
               key={format}
