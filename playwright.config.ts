@@ -41,6 +41,12 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'shop', testIgnore: /(^|\/)newsletter\.spec\.ts$/ },
+    // These tests turn shop-wide settings (double opt-in, the newsletter itself) for a moment: they
+    // run after every other test, so no checkout or registration meets those settings by chance.
+    { name: 'shop-wide settings', testMatch: /(^|\/)newsletter\.spec\.ts$/, dependencies: ['shop'] },
+  ],
   webServer: {
     command: 'node e2e/serve.ts',
     url: `http://127.0.0.1:${port}/readyz`,
