@@ -29,14 +29,22 @@ export const confirmNewsletter = {
 } as const;
 
 /**
- * One-click unsubscribe: POST with the body `List-Unsubscribe=One-Click` (RFC 8058, what mail
- * clients send from the List-Unsubscribe header; no CSRF token, no session), or GET from the
- * storefront's /newsletter/unsubscribe?token=… page. Idempotent: a second call answers the same.
+ * One-click unsubscribe: POST with the body `List-Unsubscribe=One-Click` (RFC 8058: what mail
+ * clients send from the List-Unsubscribe header, form-encoded; the storefront's page sends it as
+ * JSON; no CSRF token, no session). Idempotent: a second call answers the same. A GET changes
+ * nothing: 303 to the page /newsletter/unsubscribe?token=….
  */
 export const unsubscribeNewsletter = {
   path: '/api/newsletter/unsubscribe',
   query: z.object({ token: LinkToken }),
   response: z.object({ message: z.string() }),
+} as const;
+
+/** The one-click call as the storefront's page makes it (the same route, its body as JSON). */
+export const oneClickUnsubscribe = {
+  ...unsubscribeNewsletter,
+  method: 'POST',
+  body: z.object({ 'List-Unsubscribe': z.literal('One-Click') }),
 } as const;
 
 /** The page paths the mails link to (served by the storefront, which calls the API above). */

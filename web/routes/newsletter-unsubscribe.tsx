@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { newsletterMessages, type unsubscribeNewsletter } from '#common/contracts/newsletter.ts';
+import { newsletterMessages, type oneClickUnsubscribe } from '#common/contracts/newsletter.ts';
 import { ApiRequestError, errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { AuthCard, Notice, primaryButton } from '#web/common/form-fields.tsx';
@@ -15,9 +15,6 @@ export const meta: Route.MetaFunction = () => [
 export function loader() {
   return { invalid: newsletterMessages.unsubscribeInvalid };
 }
-
-/** The page's call: the contract's GET (the POST is the one-click of mail clients, RFC 8058). */
-type UnsubscribeFromPage = typeof unsubscribeNewsletter & { method: 'GET' };
 
 /**
  * The unsubscribe link of every newsletter (/newsletter/unsubscribe?token=…). Opening the page
@@ -36,9 +33,9 @@ export default function NewsletterUnsubscribe({ loaderData }: Route.ComponentPro
     setBusy(true);
     setResult(null);
     try {
-      const { message } = await api.call<UnsubscribeFromPage>(
-        { method: 'GET', path: '/api/newsletter/unsubscribe' },
-        { query: { token } },
+      const { message } = await api.call<typeof oneClickUnsubscribe>(
+        { method: 'POST', path: '/api/newsletter/unsubscribe' },
+        { query: { token }, body: { 'List-Unsubscribe': 'One-Click' } },
       );
       setResult({ kind: 'success', text: message });
     } catch (error) {

@@ -67,7 +67,7 @@ describe('sign-up without email verification', () => {
     const email = unique('back');
     await subscribe(email);
     const row = await subscriberOf(email);
-    expect((await visitor().get(`/api/newsletter/unsubscribe?token=${row?.unsubscribeToken}`)).statusCode).toBe(200);
+    expect((await oneClick(String(row?.unsubscribeToken))).statusCode).toBe(200);
     expect((await subscriberOf(email))?.isActive).toBe(false);
     await subscribe(email);
     expect((await subscriberOf(email))?.isActive).toBe(true);
@@ -214,7 +214,7 @@ describe('enableNewsletter off', () => {
       expect(refused.json()).toEqual({ error: newsletterMessages.disabled, code: 'newsletter_disabled' });
       const confirm = await visitor().post('/api/newsletter/confirm', { token: 'a'.repeat(43) });
       expect(confirm.json().code).toBe('newsletter_disabled');
-      const left = await visitor().get(`/api/newsletter/unsubscribe?token=${row?.unsubscribeToken}`);
+      const left = await oneClick(String(row?.unsubscribeToken));
       expect(left.statusCode).toBe(200);
       expect((await subscriberOf(email))?.isActive).toBe(false);
     } finally {
@@ -222,6 +222,17 @@ describe('enableNewsletter off', () => {
     }
   });
 });
+
+/** The one-click POST of RFC 8058 (form-encoded, as mail clients send it, or JSON, as the page does). */
+function oneClick(token: string, as: 'form' | 'json' = 'form') {
+  return app.inject({
+    method: 'POST',
+    url: `/api/newsletter/unsubscribe?token=${token}`,
+    headers: { 'content-type': as === 'form' ? 'application/x-www-form-urlencoded' : 'application/json' },
+    payload: as === 'form' ? 'List-Unsubscribe=One-Click' : JSON.stringify({ 'List-Unsubscribe': 'One-Click' }),
+    remoteAddress: nextAddress(),
+  });
+}
 
 describe('unsubscribe by token, without signing in', () => {
   async function subscribed() {
@@ -233,15 +244,27 @@ describe('unsubscribe by token, without signing in', () => {
     return row;
   }
 
-  test('GET (the storefront page): unsubscribes, answers alike the second time, and is published', async () => {
+  test('GET (a scanner, or a browser from the mail) changes nothing: 303 to the page', async () => {
     const row = await subscribed();
-    const url = `/api/newsletter/unsubscribe?token=${row.unsubscribeToken}`;
-    const first = await app.inject({ method: 'GET', url, remoteAddress: nextAddress() });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/newsletter/unsubscribe?token=${row.unsubscribeToken}`,
+      remoteAddress: nextAddress(),
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/newsletter/unsubscribe?token=${row.unsubscribeToken}`);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect((await subscriberOf(row.email))?.isActive).toBe(true);
+  });
+
+  test('POST one-click as the page sends it (JSON): unsubscribes, answers alike the second time, is published', async () => {
+    const row = await subscribed();
+    const first = await oneClick(row.unsubscribeToken, 'json');
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ message: newsletterMessages.unsubscribed });
     expect(first.headers['cache-control']).toBe('no-store');
     expect((await subscriberOf(row.email))?.isActive).toBe(false);
-    const second = await app.inject({ method: 'GET', url, remoteAddress: nextAddress() });
+    const second = await oneClick(row.unsubscribeToken, 'json');
     expect(second.json()).toEqual(first.json());
     await vi.waitFor(async () => expect(await eventsAbout(row.id)).toContain('newsletter_unsubscribed'));
     expect((await eventsAbout(row.id)).filter((type) => type === 'newsletter_unsubscribed')).toHaveLength(1);
@@ -292,12 +315,12 @@ describe('unsubscribe by token, without signing in', () => {
   });
 
   test('an unknown token is a 404; a malformed one a 400', async () => {
-    const unknown = await visitor().get(`/api/newsletter/unsubscribe?token=${'f'.repeat(32)}`);
+    const unknown = await oneClick('f'.repeat(32));
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'invalid_token', error: newsletterMessages.unsubscribeInvalid });
     for (const token of ['short', `${'a'.repeat(20)}%00`, `${'a'.repeat(20)}%FF`, `${'a'.repeat(20)}'--`]) {
-      const response = await visitor().get(`/api/newsletter/unsubscribe?token=${token}`);
-      expect(response.statusCode, token).toBe(400);
+      expect((await visitor().get(`/api/newsletter/unsubscribe?token=${token}`)).statusCode, token).toBe(400);
+      expect((await oneClick(token)).statusCode, token).toBe(400);
     }
     expect((await visitor().get('/api/newsletter/unsubscribe')).statusCode).toBe(400);
   });

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { confirmNewsletter, subscribeNewsletter, unsubscribeNewsletter } from '#common/contracts/newsletter.ts';
+import {
+  confirmNewsletter,
+  newsletterPages,
+  subscribeNewsletter,
+  unsubscribeNewsletter,
+} from '#common/contracts/newsletter.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
 import { invalid } from '#server/http/errors.ts';
 import type { NewsletterService } from './newsletter.service.ts';
@@ -77,15 +82,16 @@ export const newsletterRoutes: FastifyPluginAsyncZod<{
     },
   );
 
+  // A GET changes nothing (RFC 8058 section 4: anti-spam filters fetch the addresses in mail
+  // headers on their own): a mail client without one-click opens this address in a browser, which
+  // is sent on to the page, whose button posts the one-click body.
   app.get(
     unsubscribeNewsletter.path,
-    {
-      schema: { tags, querystring: unsubscribeNewsletter.query, response: { 200: unsubscribeNewsletter.response } },
-    },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      reply.header('referrer-policy', 'no-referrer');
-      return newsletter.unsubscribe(request.query.token);
-    },
+    { schema: { tags, querystring: unsubscribeNewsletter.query } },
+    (request, reply) =>
+      reply
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .redirect(`${newsletterPages.unsubscribe}?token=${encodeURIComponent(request.query.token)}`, 303),
   );
 };
