@@ -105,6 +105,16 @@ describe('email', () => {
       'shopper\u0000@example.com',
       'shopper@example.com\u0007',
       'shopper@example.com,other@example.com',
+      // Address syntax a mailer would read as another recipient than the text stored.
+      'foo<victim@example.com>.zz',
+      'a,b@example.com',
+      'a;b@example.com',
+      '"a b"@example.com',
+      'a(comment)@example.com',
+      'a@[127.0.0.1]',
+      'a\\b@example.com',
+      'a:b@example.com',
+      'a@exa<mple.com',
     ]) {
       expect(validateEmail(bad), JSON.stringify(bad)).toBe('Please enter a valid email address');
     }

@@ -79,7 +79,9 @@ export type PasswordResetInput = {
 
 // local@domain.tld: no whitespace or control characters, one @, dot-separated non-empty domain labels,
 // and a TLD of at least two ASCII letters. Labels cannot contain dots, so the match never backtracks badly.
-const EMAIL_PATTERN = /^[^\s@\p{Cc}]+@(?:[^\s@.\p{Cc}]+\.)+[A-Za-z]{2,}$/u;
+// No address syntax either (< > ( ) [ ] \ , ; : "): a mailer reads `a<victim@x.com>.zz` or `a,b@x.com`
+// as other recipients than the text that was stored and checked for uniqueness.
+const EMAIL_PATTERN = /^[^\s@\p{Cc}<>()[\]\\,;:"]+@(?:[^\s@.\p{Cc}<>()[\]\\,;:"]+\.)+[A-Za-z]{2,}$/u;
 // ASCII only: usernames appear in URLs and mentions, and ASCII avoids look-alike letters (e.g. Cyrillic 'а').
 const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 const REPEATED_CHARACTER = /(.)\1\1/su;
