@@ -280,6 +280,7 @@ export function createNewsletterSends({
    */
   async function queue(actor: Actor, draft: NewsletterDraft) {
     if (!(await settings.get()).enableNewsletter) throw newsletterDisabled();
+    let unfinished: string | null = null;
     const issue = await db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEND_LOCK})`);
       const [running] = await tx
@@ -287,7 +288,10 @@ export function createNewsletterSends({
         .from(issues)
         .where(inArray(issues.status, ['queued', 'sending']))
         .limit(1);
-      if (running) throw new AppError(409, 'send_in_progress', 'A newsletter is being sent: wait until it is done');
+      if (running) {
+        unfinished = running.id;
+        return null;
+      }
       const [active] = await tx.select({ value: count() }).from(subscribers).where(eq(subscribers.isActive, true));
       const total = active?.value ?? 0;
       if (total === 0) throw new AppError(409, 'no_subscribers', 'There are no active subscribers to send to');
@@ -306,6 +310,13 @@ export function createNewsletterSends({
       });
       return row;
     });
+    if (!issue) {
+      // Its job may be gone (a crash between the commit and the queueing, or its retries spent):
+      // queued again, it resumes where it stopped, and a run still going is not disturbed (the
+      // claims and their lease keep every recipient to one mail).
+      if (unfinished) await sendJob({ issueId: unfinished });
+      throw new AppError(409, 'send_in_progress', 'A newsletter is being sent: wait until it is done');
+    }
     await sendJob({ issueId: issue.id });
     const noun = issue.recipientCount === 1 ? 'subscriber' : 'subscribers';
     return { message: `Newsletter queued for ${issue.recipientCount} ${noun}`, send: toNewsletterSend(issue) };

@@ -387,7 +387,8 @@ describe('send, preview, test send, progress', () => {
     expect((await list('?search=ada@')).subscribers[0]?.isActive).toBe(false);
   });
 
-  test('a second send while one runs is refused (409); so is one with nobody to send to', async () => {
+  test('a second send while one runs is refused (409) and queues the unfinished one again; so is one with nobody to send to', async () => {
+    // A send whose job is gone (say, the process died between its commit and the queueing).
     const [running] = await db
       .insert(newsletterIssues)
       .values({ subject: 'Running', content: 'x', status: 'sending' })
@@ -395,7 +396,17 @@ describe('send, preview, test send, progress', () => {
     const refused = await call('POST', '/api/admin/newsletter/send', draft);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('send_in_progress');
-    await db.delete(newsletterIssues).where(eq(newsletterIssues.id, running?.id ?? ''));
+    // Queued again by the refusal, it resumes and finishes: the next send is free to go.
+    await vi.waitFor(
+      async () => {
+        const [issue] = await db
+          .select()
+          .from(newsletterIssues)
+          .where(eq(newsletterIssues.id, running?.id ?? ''));
+        expect(issue?.status).toBe('sent');
+      },
+      { timeout: 15_000, interval: 200 },
+    );
     await db.update(newsletterSubscribers).set({ isActive: false });
     try {
       const nobody = await call('POST', '/api/admin/newsletter/send', draft);

@@ -113,7 +113,8 @@ export default function NewsletterTab() {
     });
     if (yes) remove.mutate(subscriber);
   };
-  const onSort = useCallback((field: SortField) => setSort((current) => nextSort(current, field)), []);
+  // Spec 4: a new column starts asc, except in the newsletter's list, where it starts desc.
+  const onSort = useCallback((field: SortField) => setSort((current) => nextSort(current, field, 'desc')), []);
 
   return (
     <section aria-labelledby="newsletter-heading">
