@@ -641,7 +641,7 @@ export function createCheckoutService({
             'The payment amount does not match the cart: nothing was charged',
           );
         }
-        return { created: true as const, row, answer: await writeOrder(tx, row, payment) };
+        return { created: true as const, row, ...(await writeOrder(tx, row, payment)) };
       })
       .catch(async (error: unknown) => {
         if (!(error instanceof Refused)) throw error;
@@ -650,11 +650,16 @@ export function createCheckoutService({
         throw new AppError(error.status, error.code, error.message);
       });
     if (!outcome.created) return orderAnswer(outcome.orderId);
-    await afterOrder(outcome.answer.reference, outcome.row, payment);
+    await afterOrder(outcome.answer.reference, outcome.row, payment, outcome.countedSaleIds);
     return outcome.answer;
   }
 
-  async function writeOrder(tx: Tx, row: PaymentRow, payment: ProviderPayment): Promise<OrderAnswer> {
+  /** Writes the paid order; answers it, and the sales whose use it counted (given back if the capture fails). */
+  async function writeOrder(
+    tx: Tx,
+    row: PaymentRow,
+    payment: ProviderPayment,
+  ): Promise<{ answer: OrderAnswer; countedSaleIds: string[] }> {
     const cart = row.cart;
     for (const item of cart.items) {
       // Conditional updates: a line short of stock updates nothing, and the transaction is undone.
@@ -680,6 +685,7 @@ export function createCheckoutService({
       }
     }
     const saleIds = cart.saleIds ?? [];
+    let countedSaleIds: string[] = [];
     if (cart.discountCodes.length || saleIds.length) {
       // A running sale's use is counted under its limit too; only a coupon used up refuses the order.
       const used = await tx
@@ -694,7 +700,8 @@ export function createCheckoutService({
             or(isNull(sales.usageLimit), lt(sales.usageCount, sales.usageLimit)),
           ),
         )
-        .returning({ code: sales.couponCode });
+        .returning({ id: sales.id, code: sales.couponCode });
+      countedSaleIds = used.map((sale) => sale.id);
       const limited = cart.discountCodes.length
         ? await tx.select({ code: sales.couponCode }).from(sales).where(inArray(sales.couponCode, cart.discountCodes))
         : [];
@@ -760,7 +767,7 @@ export function createCheckoutService({
         updatedAt: new Date(),
       })
       .where(eq(payments.id, row.id));
-    return { reference: order.id, orderNumber: order.orderNumber, total: order.total };
+    return { answer: { reference: order.id, orderNumber: order.orderNumber, total: order.total }, countedSaleIds };
   }
 
   /**
@@ -768,7 +775,7 @@ export function createCheckoutService({
    * conversion is the browser's to report (POST /api/analytics/conversion, with its analytics
    * session), so it is not counted twice here.
    */
-  async function afterOrder(orderId: string, row: PaymentRow, payment: ProviderPayment) {
+  async function afterOrder(orderId: string, row: PaymentRow, payment: ProviderPayment, countedSaleIds: string[]) {
     if (payment.status === 'requires_capture') {
       try {
         await processor.capture(row.providerPaymentId, `capture:${row.providerPaymentId}`);
@@ -776,7 +783,7 @@ export function createCheckoutService({
         const captured = await processor.retrieve(row.providerPaymentId).catch(() => null);
         if (captured?.status !== 'succeeded') {
           log('capturing a payment failed: its order is cancelled and its stock returned', error);
-          await undoOrder(orderId, row);
+          await undoOrder(orderId, row, countedSaleIds);
           throw new AppError(402, 'capture_failed', 'Payment failed');
         }
       }
@@ -795,7 +802,7 @@ export function createCheckoutService({
   }
 
   /** A capture that failed: the order is cancelled, its stock and its sales' uses put back, in one transaction. */
-  async function undoOrder(orderId: string, row: PaymentRow) {
+  async function undoOrder(orderId: string, row: PaymentRow, countedSaleIds: string[]) {
     await db.transaction(async (tx) => {
       await tx.update(orders).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(orders.id, orderId));
       for (const item of row.cart.items) {
@@ -810,19 +817,13 @@ export function createCheckoutService({
             .where(and(eq(skuVariants.productId, item.productId), eq(skuVariants.skuId, item.skuId)));
         }
       }
-      // Not a paid order after all: the uses it counted of its sales are given back.
-      const saleIds = row.cart.saleIds ?? [];
-      const codes = row.cart.discountCodes;
-      if (saleIds.length || codes.length) {
+      // Not a paid order after all: the uses it counted of its sales, and only those (a sale at
+      // its limit priced it without counting), are given back.
+      if (countedSaleIds.length) {
         await tx
           .update(sales)
           .set({ usageCount: sql`greatest(${sales.usageCount} - 1, 0)` })
-          .where(
-            or(
-              saleIds.length ? inArray(sales.id, saleIds) : undefined,
-              codes.length ? inArray(sales.couponCode, codes) : undefined,
-            ),
-          );
+          .where(inArray(sales.id, countedSaleIds));
       }
       await tx.update(payments).set({ status: 'failed', failureCode: 'capture_failed' }).where(eq(payments.id, row.id));
     });

@@ -195,5 +195,39 @@ describe('coupon usage', () => {
     expect(sale?.usageCount).toBe(0);
     const [order] = await own.db.select().from(orders).where(eq(orders.email, 'down@example.com'));
     expect(order).toMatchObject({ status: 'cancelled', saleIds: [sale?.id] });
+
+    // An automatic sale that priced the cart but was used up before it was paid: the order does not
+    // count it, so its failed capture gives nothing back (the limit of 1 stays used).
+    const automatic = await admin.post('/api/sales', {
+      name: 'Last One',
+      type: 'product',
+      targetId: product.id,
+      discountType: 'percentage',
+      discountValue: 20,
+      usageLimit: 1,
+      startDate: new Date(Date.now() - day).toISOString(),
+      endDate: new Date(Date.now() + day).toISOString(),
+      active: true,
+    });
+    expect(automatic.statusCode).toBe(201);
+    const late = testClient(shop, { remoteAddress: '10.79.250.10' });
+    const priced = (
+      await late.post('/api/create-or-update-payment-intent', {
+        metaVersion: 2,
+        items: [{ id: product.id, quantity: 1 }],
+        email: 'late@example.com',
+        shipping: home,
+      })
+    ).json() as Intent;
+    const automaticId = (automatic.json() as { sale: { id: string } }).sale.id;
+    // Another order took the last use meanwhile.
+    await own.db.update(sales).set({ usageCount: 1 }).where(eq(sales.id, automaticId));
+    await late.post('/api/payments/test-card/confirm', { clientSecret: priced.clientSecret, card });
+    const refused = await late.post('/api/checkout/complete', { paymentIntentId: priced.id });
+    expect(refused.json().code).toBe('capture_failed');
+    const [usedUp] = await own.db.select().from(sales).where(eq(sales.id, automaticId));
+    expect(usedUp?.usageCount).toBe(1);
+    const [lateOrder] = await own.db.select().from(orders).where(eq(orders.email, 'late@example.com'));
+    expect(lateOrder).toMatchObject({ status: 'cancelled', saleIds: [automaticId] });
   });
 });
