@@ -46,12 +46,15 @@ export function createPublicCache({ ttlMs = 30_000, maxEntries = 1000 }: { ttlMs
       schema,
       maxAge,
       load,
+      staleWhileRevalidate,
       signedIn = false,
     }: {
       key: string;
       schema: Schema<T>;
       maxAge: number;
       load: () => Promise<unknown>;
+      /** How long after maxAge a browser may still show the answer while it fetches anew (default 5 × maxAge). */
+      staleWhileRevalidate?: number;
       /**
        * A signed-in shopper for whom the shared answer is right: served from the cache all the
        * same, but not kept by the browser, which must see their own writes at once.
@@ -62,7 +65,9 @@ export function createPublicCache({ ttlMs = 30_000, maxEntries = 1000 }: { ttlMs
     const entry = await entryFor(key, schema, load);
     reply.header(
       'cache-control',
-      signedIn ? 'private, no-cache' : `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 5}`,
+      signedIn
+        ? 'private, no-cache'
+        : `public, max-age=${maxAge}, stale-while-revalidate=${staleWhileRevalidate ?? maxAge * 5}`,
     );
     reply.header('etag', entry.etag);
     const wanted = request.headers['if-none-match'];

@@ -15,7 +15,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; cac
   /**
    * Answers carrying prices, cached until the next start or end of an automatic sale at the
    * latest: that instant is part of the key, so once it passes the next request computes anew,
-   * and browsers keep the answer no longer than until then. A sale's write drops the whole cache
+   * and browsers keep the answer, stale-while-revalidate included, no longer than until then. A sale's write drops the whole cache
    * (its live event), as every write does.
    */
   async function respondPriced<T>(
@@ -24,11 +24,15 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; cac
     options: { key: string; schema: { parse(value: unknown): T }; load: () => Promise<unknown> },
   ) {
     const next = await catalog.nextPriceChange();
-    const left = next === null ? maxAge : Math.ceil((next - Date.now()) / 1000);
+    if (next === null) return cache.respond(request, reply, { ...options, key: `${options.key}@`, maxAge });
+    const left = Math.max(0, Math.ceil((next - Date.now()) / 1000));
+    const fresh = Math.min(maxAge, left);
     return cache.respond(request, reply, {
       ...options,
-      key: `${options.key}@${next ?? ''}`,
-      maxAge: Math.max(0, Math.min(maxAge, left)),
+      key: `${options.key}@${next}`,
+      maxAge: fresh,
+      // Nor shown stale past the change while the browser fetches anew.
+      staleWhileRevalidate: Math.min(fresh * 5, left - fresh),
     });
   }
 

@@ -102,7 +102,11 @@ export function createSalesAdminService({ db, events }: { db: Db; events: Domain
           since ? gte(orders.createdAt, since) : undefined,
           or(
             sql`${orders.saleIds} @> ${JSON.stringify([sale.id])}::jsonb`,
-            sale.couponCode ? sql`${orders.discountCodes} @> ${JSON.stringify([sale.couponCode])}::jsonb` : undefined,
+            // The code only for orders from before sale_ids were kept: a code that moved to another
+            // sale, or was reused after its sale was deleted, must not bring that sale's orders.
+            sale.couponCode
+              ? sql`(${orders.saleIds} = '[]'::jsonb AND ${orders.discountCodes} @> ${JSON.stringify([sale.couponCode])}::jsonb)`
+              : undefined,
           ),
         ),
       );
