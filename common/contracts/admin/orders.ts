@@ -33,9 +33,14 @@ export const AdminOrder = z.object({
   orderNumber: z.string(),
   customerInfo: z.object({ name: z.string(), email: z.string() }),
   items: z.array(z.object({ productName: z.string(), quantity: z.int(), price: z.int() })),
+  /** Before codes; the discount the codes took off is `discount`, and they are `discountCodes`. */
   subtotal: z.int(),
+  discount: z.int(),
+  discountCodes: z.array(z.string()),
   shipping: z.int(),
   tax: z.int(),
+  /** The card processing fee, when the shop charges one. */
+  processingFee: z.int(),
   total: z.int(),
   status: OrderStatus,
   createdAt: z.string(),

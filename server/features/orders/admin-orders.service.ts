@@ -39,8 +39,11 @@ const orderColumns = {
   customerName: orders.customerName,
   email: orders.email,
   subtotal: orders.subtotal,
+  discount: orders.discount,
+  discountCodes: orders.discountCodes,
   shipping: orders.shipping,
   tax: orders.tax,
+  fee: orders.fee,
   total: orders.total,
   status: orders.status,
   createdAt: orders.createdAt,
@@ -97,6 +100,9 @@ export type ExportOrder = Pick<
   | 'aliOrderId'
   | 'aliTrackingNumber'
   | 'username'
+  | 'discount'
+  | 'fee'
+  | 'discountCodes'
 >;
 export type ExportLine = Pick<OrderLine, 'productName' | 'quantity' | 'unitPrice'>;
 export type ExportBatch = { order: ExportOrder; lines: ExportLine[]; cursor: string[] }[];
@@ -119,6 +125,9 @@ type ExportRowJson = [
   username: string | null,
   createdAtText: string,
   lines: [productName: string, quantity: number, unitPrice: number][],
+  discount: number,
+  fee: number,
+  discountCodes: string[],
 ];
 
 /**
@@ -133,13 +142,23 @@ const exportRow = sql<ExportRowJson>`json_build_array(
   floor(extract(epoch from ${orders.createdAt}) * 1000), ${orders.paymentMethod}, ${orders.shippingAddress},
   ${orders.aliOrderId}, ${orders.aliTrackingNumber}, ${users.username}, ${orders.createdAt}::text,
   (SELECT coalesce(json_agg(json_build_array(${orderItems.productName}, ${orderItems.quantity}, ${orderItems.unitPrice}) ORDER BY ${orderItems.id}), '[]')
-    FROM ${orderItems} WHERE ${orderItems.orderId} = ${orders.id}))`;
+    FROM ${orderItems} WHERE ${orderItems.orderId} = ${orders.id}),
+  ${orders.discount}, ${orders.fee}, ${orders.discountCodes})`;
 
 function exportOrderOf(row: ExportRowJson): ExportBatch[number] {
   const [id, orderNumber, customerName, email, subtotal, shipping, tax, total, status, createdAtMs] = row;
-  const [paymentMethod, shippingAddress, aliOrderId, aliTrackingNumber, username, createdAtText, lines] = row.slice(
-    10,
-  ) as [
+  const [
+    paymentMethod,
+    shippingAddress,
+    aliOrderId,
+    aliTrackingNumber,
+    username,
+    createdAtText,
+    lines,
+    discount,
+    fee,
+    discountCodes,
+  ] = row.slice(10) as [
     ExportRowJson[10],
     ExportRowJson[11],
     ExportRowJson[12],
@@ -147,6 +166,9 @@ function exportOrderOf(row: ExportRowJson): ExportBatch[number] {
     ExportRowJson[14],
     ExportRowJson[15],
     ExportRowJson[16],
+    ExportRowJson[17],
+    ExportRowJson[18],
+    ExportRowJson[19],
   ];
   return {
     order: {
@@ -165,6 +187,9 @@ function exportOrderOf(row: ExportRowJson): ExportBatch[number] {
       aliOrderId,
       aliTrackingNumber,
       username,
+      discount,
+      fee,
+      discountCodes,
     },
     lines: lines.map(([productName, quantity, unitPrice]) => ({ productName, quantity, unitPrice })),
     // The keys `after` continues from, in its order.
@@ -269,8 +294,11 @@ function toAdminOrder(
     customerInfo: { name: row.customerName, email: row.email },
     items: lines.map((line) => ({ productName: line.productName, quantity: line.quantity, price: line.unitPrice })),
     subtotal: row.subtotal,
+    discount: row.discount,
+    discountCodes: row.discountCodes,
     shipping: row.shipping,
     tax: row.tax,
+    processingFee: row.fee,
     total: row.total,
     status: row.status,
     createdAt: row.createdAt.toISOString(),

@@ -38,6 +38,9 @@ function order(n: number, productName: string | null): { order: ExportOrder; lin
       aliOrderId: null,
       aliTrackingNumber: null,
       username: null,
+      discount: 0,
+      fee: 0,
+      discountCodes: [],
     },
     lines: productName === null ? [] : [{ productName, quantity: 2, unitPrice: 1999 }],
   };

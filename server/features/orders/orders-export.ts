@@ -33,6 +33,10 @@ const columns: { header: string; kind: Kind; width: number }[] = [
   { header: 'Country', kind: 'text', width: 8 },
   { header: 'AliExpress order id', kind: 'text', width: 20 },
   { header: 'Tracking number', kind: 'text', width: 20 },
+  // Subtotal − discount + shipping + tax + processing fee = total.
+  { header: 'Discount', kind: 'money', width: 12 },
+  { header: 'Processing fee', kind: 'money', width: 14 },
+  { header: 'Discount codes', kind: 'text', width: 18 },
 ];
 
 export const exportHeaders = columns.map((column) => column.header);
@@ -68,6 +72,9 @@ export function exportRowsOf(order: ExportOrder, lines: ExportLine[]): Cell[][] 
     address?.country ?? null,
     order.aliOrderId,
     order.aliTrackingNumber,
+    dollars(order.discount),
+    dollars(order.fee),
+    order.discountCodes.join(' ') || null,
   ];
   return lines.length === 0 ? [row(null)] : lines.map(row);
 }

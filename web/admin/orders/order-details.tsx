@@ -120,15 +120,20 @@ function OrderBody({ order }: { order: AdminOrder }) {
             {(
               [
                 ['Subtotal', order.subtotal],
+                // Shown only when it was more than nothing (the lines' prices are after codes).
+                ...(order.discount > 0
+                  ? [[`Discount (${order.discountCodes.join(', ') || 'sale'})`, -order.discount] as const]
+                  : []),
                 ['Shipping', order.shipping],
                 ['Tax', order.tax],
+                ...(order.processingFee > 0 ? [['Processing fee', order.processingFee] as const] : []),
               ] as const
             ).map(([name, cents]) => (
               <tr key={name}>
                 <th scope="row" colSpan={2} className="px-4 py-1 text-right font-normal">
                   {name}
                 </th>
-                <td className="px-4 py-1 text-right">{formatCents(cents)}</td>
+                <td className="px-4 py-1 text-right">{cents < 0 ? `−${formatCents(-cents)}` : formatCents(cents)}</td>
               </tr>
             ))}
             <tr>
