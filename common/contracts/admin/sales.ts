@@ -142,6 +142,12 @@ export const SaleInput = z
       path: ['isFlashSale'],
       error: 'A flash sale is on one product',
     }),
+    // The product page's countdown promises its price to everyone: a code or a minimum purchase
+    // would make that promise false for most carts.
+    z.refine((sale) => !sale.isFlashSale || (sale.couponCode === null && sale.minimumPurchase === 0), {
+      path: ['isFlashSale'],
+      error: 'A flash sale applies by itself: no coupon code and no minimum purchase',
+    }),
   );
 export type SaleInput = z.output<typeof SaleInput>;
 /** What the form sends (dates as ISO strings). */

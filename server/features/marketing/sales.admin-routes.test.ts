@@ -205,6 +205,16 @@ describe('POST /api/sales', () => {
     ['a minimum purchase in fractions of a cent', { minimumPurchase: 12.5 }, 'minimumPurchase'],
     ['a code with spaces inside', { couponCode: 'TWO WORDS' }, 'couponCode'],
     ['a flash sale that is not on one product', { isFlashSale: true }, 'isFlashSale'],
+    [
+      'a flash sale behind a coupon code',
+      { isFlashSale: true, type: 'product', targetId: newId(), couponCode: 'FLASH10' },
+      'isFlashSale',
+    ],
+    [
+      'a flash sale with a minimum purchase',
+      { isFlashSale: true, type: 'product', targetId: newId(), minimumPurchase: 5000 },
+      'isFlashSale',
+    ],
   ])('refuses %s with a 400 naming the field', async (_, overrides, field) => {
     const { browser } = await signedIn();
     const response = await browser.post('/api/sales', saleForm(overrides));
