@@ -12,7 +12,8 @@ type Kind = 'text' | 'int' | 'money' | 'date';
 /** The export's columns: one row per order line, the order's fields repeated on each of its lines. */
 const columns: { header: string; kind: Kind; width: number }[] = [
   { header: 'Order number', kind: 'text', width: 14 },
-  { header: 'Date', kind: 'date', width: 18 },
+  // Dates are written in UTC (the sheet has no time zone of its own), and the header says so.
+  { header: 'Date (UTC)', kind: 'date', width: 18 },
   { header: 'Status', kind: 'text', width: 12 },
   { header: 'Customer name', kind: 'text', width: 22 },
   { header: 'Customer email', kind: 'text', width: 28 },
