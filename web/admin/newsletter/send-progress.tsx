@@ -38,10 +38,13 @@ export function SendProgress() {
         max={Math.max(1, latest.total)}
         value={done}
       />
-      {/* Announced as it changes, so a screen reader follows the send without polling by hand. */}
-      <p role="status" className="mt-1 text-sm text-stone-700">
+      {/* Read on demand; only the send's state changes are announced (below), not every count. */}
+      <p className="mt-1 text-sm text-stone-700">
         {latest.sent.toLocaleString('en-US')} / {latest.total.toLocaleString('en-US')} sent
         {latest.failed > 0 ? `, ${latest.failed.toLocaleString('en-US')} failed` : ''}
+      </p>
+      <p role="status" className="sr-only">
+        {what}
       </p>
     </section>
   );
