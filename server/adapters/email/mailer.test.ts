@@ -5,7 +5,7 @@ import { createMigratedTestDatabase } from '#server/testing/test-database.ts';
 import { REDACTED_SECRET } from './mailer.ts';
 import { emailOutbox } from './outbox.tables.ts';
 import { createOutboxMailer } from './outbox-mailer.ts';
-import { createSmtpMailer } from './smtp-mailer.ts';
+import { createSmtpMailer, withTimeouts } from './smtp-mailer.ts';
 
 const database = await createMigratedTestDatabase();
 afterAll(() => database.close());
@@ -151,5 +151,16 @@ describe('SMTP mailer', () => {
     const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
     expect(row?.status).toBe('failed');
     mailer.close();
+  });
+});
+
+describe('SMTP time limits', () => {
+  test('are added to the URL as nodemailer reads them, and the URL keeps its own', () => {
+    expect(withTimeouts('smtps://user:p%40ss@smtp.example.com:465')).toBe(
+      'smtps://user:p%40ss@smtp.example.com:465?connectionTimeout=10000&greetingTimeout=10000&socketTimeout=20000',
+    );
+    expect(withTimeouts('smtp://smtp.example.com:587?socketTimeout=5000&tls.rejectUnauthorized=false')).toBe(
+      'smtp://smtp.example.com:587?socketTimeout=5000&tls.rejectUnauthorized=false&connectionTimeout=10000&greetingTimeout=10000',
+    );
   });
 });

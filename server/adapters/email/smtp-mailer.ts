@@ -4,6 +4,25 @@ import type { Db } from '#server/db/client.ts';
 import { type Mailer, storableCopy } from './mailer.ts';
 import { emailOutbox } from './outbox.tables.ts';
 
+const SMTP_CONNECT_TIMEOUT_MS = 10_000;
+const SMTP_SOCKET_TIMEOUT_MS = 20_000;
+
+/**
+ * The SMTP URL with nodemailer's time limits as query options; the URL's own, if it sets them,
+ * win. Appended as text: the rest of the URL (a password's own encoding) is left as written.
+ */
+export function withTimeouts(url: string): string {
+  const present = new URL(url).searchParams;
+  const limits = Object.entries({
+    connectionTimeout: SMTP_CONNECT_TIMEOUT_MS,
+    greetingTimeout: SMTP_CONNECT_TIMEOUT_MS,
+    socketTimeout: SMTP_SOCKET_TIMEOUT_MS,
+  }).filter(([name]) => !present.has(name));
+  if (limits.length === 0) return url;
+  const query = limits.map(([name, value]) => `${name}=${value}`).join('&');
+  return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+}
+
 /** Sends through an SMTP server (SMTP_URL, e.g. smtps://user:pass@smtp.example.com:465). */
 export function createSmtpMailer({
   db,
@@ -16,7 +35,9 @@ export function createSmtpMailer({
   from: string;
   log: (line: string, error?: unknown) => void;
 }): Mailer & { close(): void } {
-  const transport = nodemailer.createTransport(url);
+  // Time limits well under a newsletter claim's 60 s lease (nodemailer's defaults run to minutes):
+  // a stalled server fails the one mail instead of holding a batch past its lease.
+  const transport = nodemailer.createTransport(withTimeouts(url));
   return {
     name: 'smtp',
     async send(message) {

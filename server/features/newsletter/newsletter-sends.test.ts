@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { settingsDefaults } from '#common/settings-defaults.ts';
 import type { Mailer, MailMessage } from '#server/adapters/email/mailer.ts';
 import { emailOutbox } from '#server/adapters/email/outbox.tables.ts';
@@ -184,6 +184,37 @@ describe('the newsletter send job', () => {
     expect(counts.size).toBe(emails.length);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect((await issue(issueId))?.sentCount).toBe(30);
+  });
+
+  test('a run slower than the lease does not mail what another run settled and sent meanwhile', async () => {
+    const { issueId, emails } = await prepare(12);
+    const options = { claimLeaseMs: 50 };
+    // Run A hands its first mail over, then stalls (a slow mail server) with the rest of its batch claimed.
+    let release = () => {};
+    const stalled = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let calls = 0;
+    const slow: Mailer = {
+      name: 'outbox',
+      async send(message) {
+        const result = await mailer.send(message);
+        calls += 1;
+        if (calls === 1) await stalled;
+        return result;
+      },
+    };
+    const first = sends(slow, options).runSend(issueId);
+    await vi.waitFor(() => expect(calls).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    // Run B finds A's claims past their lease, settles them from the outbox and mails the rest.
+    await sends(mailer, options).runSend(issueId);
+    release();
+    await first;
+    const { counts } = await copiesPerAddress(`Issue ${round}`);
+    expect(counts.size).toBe(emails.length);
+    expect([...counts.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect((await issue(issueId))?.sentCount).toBe(12);
   });
 
   test('a subscriber who leaves during the send is skipped, and the total follows', async () => {

@@ -188,7 +188,7 @@ export function createNewsletterSends({
 
   /** The next batch of queued recipients, marked claimed (SKIP LOCKED: a concurrent claim takes others). */
   async function claimBatch(issueId: string) {
-    return executeRows<{ subscriber_id: string }>(
+    return executeRows<{ subscriber_id: string; claimed_at: string }>(
       db,
       sql`UPDATE ${deliveries} SET status = 'claimed', claimed_at = now()
           WHERE issue_id = ${issueId} AND subscriber_id IN (
@@ -196,8 +196,24 @@ export function createNewsletterSends({
             WHERE issue_id = ${issueId} AND status = 'queued'
             ORDER BY subscriber_id LIMIT ${batchSize}
             FOR UPDATE SKIP LOCKED)
+          RETURNING subscriber_id, claimed_at::text`,
+    );
+  }
+
+  /**
+   * Right before its mail goes, the claim is renewed if it is still this run's (the same claim
+   * time): a run slower than the lease may have had its claims settled and taken by another run,
+   * and then it must not mail them too.
+   */
+  async function stillOurs(issueId: string, subscriberId: string, claimedAt: string) {
+    const renewed = await executeRows<{ subscriber_id: string }>(
+      db,
+      sql`UPDATE ${deliveries} SET claimed_at = now()
+          WHERE issue_id = ${issueId} AND subscriber_id = ${subscriberId}
+            AND status = 'claimed' AND claimed_at = ${claimedAt}::timestamptz
           RETURNING subscriber_id`,
     );
+    return renewed.length === 1;
   }
 
   /**
@@ -241,7 +257,7 @@ export function createNewsletterSends({
       const ids = claimed.map((row) => row.subscriber_id);
       const found = await db.select().from(subscribers).where(inArray(subscribers.id, ids));
       const byId = new Map(found.map((row) => [row.id, row]));
-      for (const subscriberId of ids) {
+      for (const { subscriber_id: subscriberId, claimed_at: claimedAt } of claimed) {
         const key = and(eq(deliveries.issueId, issueId), eq(deliveries.subscriberId, subscriberId));
         const subscriber = byId.get(subscriberId);
         // Left (unsubscribed, deactivated or deleted) since the send started: not mailed.
@@ -249,6 +265,7 @@ export function createNewsletterSends({
           await db.update(deliveries).set({ status: 'skipped' }).where(key);
           continue;
         }
+        if (!(await stillOurs(issueId, subscriberId, claimedAt))) continue;
         const links = unsubscribeLinks(publicUrl, subscriber.unsubscribeToken);
         const { delivered } = await mailer.send({
           to: subscriber.email,
