@@ -44,6 +44,7 @@ export function testClient(
     get: (url: string) => request('GET', url),
     post: (url: string, payload?: unknown, options?: { csrf?: boolean }) => request('POST', url, payload, options),
     put: (url: string, payload?: unknown) => request('PUT', url, payload),
+    patch: (url: string, payload?: unknown) => request('PATCH', url, payload),
     delete: (url: string) => request('DELETE', url),
     cookie: (name: string) => jar.get(name),
     setCookie: (name: string, value: string) => jar.set(name, value),

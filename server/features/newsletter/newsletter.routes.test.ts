@@ -270,6 +270,24 @@ describe('unsubscribe by token, without signing in', () => {
     expect((await eventsAbout(row.id)).filter((type) => type === 'newsletter_unsubscribed')).toHaveLength(1);
   });
 
+  test('unsubscribing withdraws the consent: signed up again, the address waits for its owner, not for an admin', async () => {
+    const row = await subscribed();
+    expect(row.confirmedAt).toBeInstanceOf(Date);
+    expect((await oneClick(row.unsubscribeToken)).statusCode).toBe(200);
+    expect((await subscriberOf(row.email))?.confirmedAt).toBeNull();
+    await save({ requireEmailVerification: true });
+    try {
+      // Someone else types the address into the footer: it waits for its confirmation link.
+      expect((await subscribe(row.email)).statusCode).toBe(200);
+      expect(await subscriberOf(row.email)).toMatchObject({ isActive: false, confirmedAt: null });
+      const activated = await owner.browser.patch(`/api/admin/newsletter/${row.id}`, { isActive: true });
+      expect(activated.statusCode).toBe(409);
+      expect(activated.json().code).toBe('not_confirmed');
+    } finally {
+      await save({ requireEmailVerification: false });
+    }
+  });
+
   test('POST one-click (RFC 8058): a form body, no cookie, no CSRF token', async () => {
     const row = await subscribed();
     const response = await app.inject({

@@ -206,9 +206,11 @@ export function createNewsletterService({
    * click answers the same; a waiting confirmation is cancelled too.
    */
   async function unsubscribe(token: string) {
+    // Consent withdrawn: a later sign-up of the address (by anyone) must be confirmed anew, and
+    // no admin can switch it back on in its owner's place while confirmation is required.
     const [row] = await db
       .update(subscribers)
-      .set({ isActive: false, confirmationTokenHash: null })
+      .set({ isActive: false, confirmationTokenHash: null, confirmedAt: null })
       .where(
         and(
           eq(subscribers.unsubscribeToken, token),
