@@ -35,6 +35,8 @@ test('sales tab: create a sale with a code, activate it, use the code in the car
   await expect(dialog.getByText('Sale name is required')).toBeVisible();
   await expect(dialog.getByText('Discount value is required')).toBeVisible();
   await expect(dialog.getByLabel('Sale name (required)')).toHaveAttribute('aria-invalid', 'true');
+  // The first field to correct takes the focus.
+  await expect(dialog.getByLabel('Sale name (required)')).toBeFocused();
   await expectAccessible(page);
 
   await dialog.getByLabel('Sale name (required)').fill(name);

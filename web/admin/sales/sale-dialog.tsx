@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { VALIDATION_DEBOUNCE_MS } from '#common/constants.ts';
 import type { AdminSale, listSaleTargets, SaleInputBody } from '#common/contracts/admin/sales.ts';
 import { COUPON_CODE_MAX, discountTypeLabels, SALE_DESCRIPTION_MAX, saleTypeLabels } from '#common/sale-rules.ts';
@@ -126,11 +126,20 @@ export function SaleDialog({
   };
   const fieldError = (key: keyof SaleFormState) =>
     errors[key] ?? (serverError?.field === key ? serverError.message : undefined);
+  const formRef = useRef<HTMLFormElement>(null);
+  // After a refused save (here or by the server), the first field named takes the focus, so a
+  // keyboard or screen-reader user lands on what to correct; editing a field moves nothing.
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals === 0 && !serverError) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals, serverError]);
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const read = readSaleForm(form);
     if ('errors' in read) {
       setErrors(read.errors);
+      setRefusals((count) => count + 1);
       return;
     }
     onSave(read.body);
@@ -157,7 +166,7 @@ export function SaleDialog({
         </>
       }
     >
-      <form id={formId} onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
+      <form ref={formRef} id={formId} onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
         {general ? (
           <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800 sm:col-span-2">
             {general}
