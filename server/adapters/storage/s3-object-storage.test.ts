@@ -92,6 +92,8 @@ describe('s3 object storage', () => {
       expect(said).not.toContain(wrongSecret);
       expect(said).not.toContain(credentials.secretAccessKey);
     }
+    // Nor does the store itself, should it be logged whole.
+    expect(inspect(refused, { depth: 8, showHidden: true })).not.toContain(wrongSecret);
     // Nothing was written or removed.
     expect(standIn.objects.has('products/r/1.webp')).toBe(false);
     expect(standIn.objects.has('products/wire/1.webp')).toBe(true);
