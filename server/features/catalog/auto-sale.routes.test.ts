@@ -153,6 +153,19 @@ describe('an automatic sale on the storefront', () => {
     expect((await product(plain.id)).salePrice).toBe(plain.salePrice);
   });
 
+  test('a product with a single active variant is shown at the price of that variant, as the cart prices it', async () => {
+    // The seed's River Stone Bookends have one active variant.
+    const bookends = await product('river-stone-bookends');
+    const only = bookends.skuVariants.filter((v) => v.isActive);
+    expect(only).toHaveLength(1);
+    const variant = only[0];
+    if (!variant) throw new Error('no variant');
+    await sale({ type: 'sku', targetId: variant.skuId, discountType: 'percentage', discountValue: 25 });
+    const shown = discountedPrice({ kind: 'percentage', value: 25 }, variant.price);
+    expect((await listed()).get(bookends.id)?.salePrice).toBe(shown);
+    expect((await product(bookends.id)).salePrice).toBe(shown);
+  });
+
   test('a sale starting or ending by its dates is seen without a write: the cache does not outlive it', async () => {
     const plain = await simpleProduct(db);
     const startsIn = 1500;

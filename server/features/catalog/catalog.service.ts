@@ -97,13 +97,18 @@ export function createCatalogService({ db, runningSales }: { db: Db; runningSale
         automatic.length === 0
           ? salePrice
           : shownSalePrice({ productId: row.id, categoryIds, skuId, price, salePrice }, automatic);
+      // With a single active variant, the cart prices that variant (spec 4): so do the cards.
+      const activeVariants = (variantsOf.get(row.id) ?? []).filter((v) => v.isActive);
+      const only = activeVariants.length === 1 ? activeVariants[0] : undefined;
       return {
         id: row.id,
         slug: row.slug,
         title: row.title,
         description: row.description,
-        price: row.price,
-        salePrice: salePriceOf(null, row.price, row.salePrice),
+        price: only ? only.price : row.price,
+        salePrice: only
+          ? salePriceOf(only.skuId, only.price, only.salePrice)
+          : salePriceOf(null, row.price, row.salePrice),
         images: (imagesOf.get(row.id) ?? []).map((image) => image.url),
         features: row.features,
         specifications: row.specifications,
