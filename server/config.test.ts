@@ -113,6 +113,44 @@ describe('configuration', () => {
     expect(() => loadConfig({ AI_API_KEY: 'sk-secret-value' })).not.toThrow(/sk-secret-value/);
   });
 
+  test('images: on disk without S3_BUCKET; in the bucket with it and its key pair, half a setup refused', () => {
+    expect(loadConfig({}).s3).toBeNull();
+    const bucket = {
+      S3_BUCKET: 'calm-images',
+      S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+      S3_SECRET_ACCESS_KEY: 's3-secret-value',
+    };
+    expect(loadConfig(bucket).s3).toEqual({
+      bucket: 'calm-images',
+      endpoint: undefined,
+      region: 'us-east-1',
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 's3-secret-value',
+      publicUrl: undefined,
+    });
+    expect(
+      loadConfig({
+        ...bucket,
+        S3_ENDPOINT: 'http://localhost:9000',
+        S3_REGION: 'auto',
+        S3_PUBLIC_URL: 'https://cdn.example.com',
+      }).s3,
+    ).toMatchObject({ endpoint: 'http://localhost:9000', region: 'auto', publicUrl: 'https://cdn.example.com' });
+    expect(() => loadConfig({ S3_BUCKET: 'calm-images' })).toThrow(
+      /S3_ACCESS_KEY_ID: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/,
+    );
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://localhost:9000' })).toThrow(
+      /S3_BUCKET: must be set when S3_ENDPOINT is/,
+    );
+    expect(() => loadConfig({ ...bucket, S3_BUCKET: 'a' })).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(() => loadConfig({ ...bucket, S3_ENDPOINT: 'ftp://store' })).toThrow(/S3_ENDPOINT/);
+    expect(() => loadConfig({ ...bucket, NODE_ENV: 'production', S3_PUBLIC_URL: 'http://cdn.example.com' })).toThrow(
+      /S3_PUBLIC_URL: must be an https:\/\/ URL in production/,
+    );
+    // The secret never shows in a configuration error.
+    expect(() => loadConfig({ S3_SECRET_ACCESS_KEY: 's3-secret-value' })).not.toThrow(/s3-secret-value/);
+  });
+
   test('PUBLIC_URL loses its trailing slash and an https address is kept', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://shop.example.com/' }).publicUrl).toBe('https://shop.example.com');
   });

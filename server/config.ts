@@ -103,9 +103,28 @@ const Env = z.object({
     .optional(),
   // An Events API access token: set (with TIKTOK_PIXEL_ID), consented events are also sent server-side.
   TIKTOK_EVENTS_TOKEN: z.string().trim().min(8, 'must be at least 8 characters').optional(),
+  // An S3-compatible bucket (Amazon S3, MinIO, Cloudflare R2, Backblaze B2, Ceph) for uploaded and
+  // generated images. Unset: files on disk (UPLOADS_DIR).
+  S3_BUCKET: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,62}$/, 'must be a bucket name (3-63 letters, digits, dots, hyphens)')
+    .optional(),
+  // The store's address, e.g. http://localhost:9000 (MinIO). Unset: Amazon S3 itself.
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  // The region (MinIO us-east-1, R2 auto). Default us-east-1.
+  S3_REGION: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9-]{2,32}$/, 'must be a region name such as us-east-1 or auto')
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().trim().min(1, 'must not be empty').optional(),
+  S3_SECRET_ACCESS_KEY: z.string().trim().min(1, 'must not be empty').optional(),
+  // Where browsers load the images from (the bucket's public URL or a CDN). Unset: the shop serves them at /media/.
+  S3_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
 });
 
-/** A half-configured AI or Stripe is an error, not a silent fallback to the built-in one. */
+/** A half-configured AI, Stripe or bucket is an error, not a silent fallback to the built-in one. */
 const CheckedEnv = Env.superRefine((e, ctx) => {
   if (e.AI_BASE_URL && !e.AI_MODEL) {
     ctx.addIssue({ code: 'custom', path: ['AI_MODEL'], message: 'must be set when AI_BASE_URL is' });
@@ -128,6 +147,23 @@ const CheckedEnv = Env.superRefine((e, ctx) => {
   }
   if (e.NODE_ENV === 'production' && e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required in production with Stripe' });
+  }
+  const s3Set = (
+    ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL'] as const
+  ).filter((name) => e[name] !== undefined);
+  if (!e.S3_BUCKET && s3Set.length > 0) {
+    ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: `must be set when ${s3Set.join(', ')} is` });
+  }
+  if (e.S3_BUCKET && (!e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
+      message: 'set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY with S3_BUCKET',
+    });
+  }
+  // The pages' Content-Security-Policy loads images over https only (besides the shop's own).
+  if (e.NODE_ENV === 'production' && e.S3_PUBLIC_URL && !e.S3_PUBLIC_URL.startsWith('https://')) {
+    ctx.addIssue({ code: 'custom', path: ['S3_PUBLIC_URL'], message: 'must be an https:// URL in production' });
   }
 });
 
@@ -162,6 +198,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM ?? 'Stillwater <hello@stillwater.shop>',
     owner: { email: e.OWNER_EMAIL ?? null, password: e.OWNER_PASSWORD ?? null },
     uploadsDir: e.UPLOADS_DIR ? path.resolve(e.UPLOADS_DIR) : path.join(dataDir, 'uploads'),
+    // Null: images on disk in uploadsDir.
+    s3:
+      e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION ?? 'us-east-1',
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            publicUrl: e.S3_PUBLIC_URL,
+          }
+        : null,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     // The embedded shop starts with its demo content; a production PostgreSQL starts empty.
     seedDemoData: e.SEED_DEMO_DATA ? e.SEED_DEMO_DATA === 'true' : !(e.NODE_ENV === 'production' && e.DATABASE_URL),

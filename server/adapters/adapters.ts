@@ -8,6 +8,7 @@ import { createPaymentProcessor } from './payments/create-payment-processor.ts';
 import type { PaymentProcessor } from './payments/payment-processor.ts';
 import { createDiskObjectStorage } from './storage/disk-object-storage.ts';
 import type { ObjectStorage } from './storage/object-storage.ts';
+import { createS3ObjectStorage } from './storage/s3-object-storage.ts';
 import { type AdEventsApi, createTikTokEventsApi } from './tracking/ad-events-api.ts';
 
 /** The outside services the shop talks to, each through its port (README, "What runs locally"). */
@@ -37,9 +38,9 @@ const noSavedKeys: SavedKeys = { aiApiKey: () => null, stripeKeys: () => null, m
 /** Where the adapters report what goes wrong outside (a mail not sent, a model not answering). */
 export type AdapterLog = { info(message: string, error?: unknown): void; warn(message: string): void };
 
-/** Uploaded and generated files: on disk in the uploads folder. */
+/** Uploaded and generated files: in the S3-compatible bucket when configured, on disk in the uploads folder otherwise. */
 export function createStorage(config: Config): ObjectStorage {
-  return createDiskObjectStorage(config.uploadsDir);
+  return config.s3 ? createS3ObjectStorage(config.s3) : createDiskObjectStorage(config.uploadsDir);
 }
 
 /**
