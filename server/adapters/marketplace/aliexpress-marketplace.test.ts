@@ -74,6 +74,7 @@ const sunglasses: StandInProduct = {
     { attr_name: 'Brand Name', attr_value: 'FUQIAN' },
     { attr_name: 'Material', attr_value: 'Metal' },
     { attr_name: 'Material', attr_value: 'Resin' },
+    { attr_name: '__proto__', attr_value: 'only a name' },
   ],
   ae_store_info: { store_id: 4874072, store_name: 'Sun Store' },
 };
@@ -206,8 +207,13 @@ describe('parsing (integrations 2.4-2.6)', () => {
       cost: 315,
       stock: 60,
       isOnSale: true,
-      specifications: { 'Brand Name': 'FUQIAN', Material: 'Metal, Resin' },
     });
+    expect(Object.entries(product.specifications)).toEqual([
+      ['Brand Name', 'FUQIAN'],
+      ['Material', 'Metal, Resin'],
+      ['__proto__', 'only a name'],
+    ]);
+    expect(Object.getPrototypeOf(product.specifications)).toBe(Object.prototype);
     expect(product.variants).toEqual([
       {
         skuId: '12000027158136202',
@@ -295,7 +301,9 @@ describe('parsing (integrations 2.4-2.6)', () => {
     expect(toSupplierOrderStatus('WAIT_BUYER_ACCEPT_GOODS', 'SELLER_SEND_GOODS')).toBe('shipped');
     expect(toSupplierOrderStatus('FINISH', 'BUYER_ACCEPT_GOODS')).toBe('delivered');
     expect(toSupplierOrderStatus('FINISH', 'NO_LOGISTICS')).toBe('cancelled');
+    expect(toSupplierOrderStatus('FUND_PROCESSING', 'BUYER_ACCEPT_GOODS')).toBe('delivered');
     expect(toSupplierOrderStatus('IN_ISSUE', '')).toBe('on_hold');
+    expect(toSupplierOrderStatus('IN_CANCEL', 'NO_LOGISTICS')).toBe('on_hold');
     expect(toSupplierOrderStatus('SOMETHING_NEW', '')).toBe('unknown');
   });
 
@@ -366,6 +374,10 @@ describe('the AliExpress marketplace over HTTP against the stand-in', () => {
       errorResponse: { code: 'IllegalAccessToken', msg: `token ${accessToken} / ${appSecret} refused` },
     });
     const echoed = await failure(marketplace.getProduct('4000903675543'));
+    // Nor a piece of one, where the marketplace's words are cut short.
+    standIn.failNext({ errorResponse: { code: 'IllegalAccessToken', msg: `${'x'.repeat(190)}${accessToken}` } });
+    const cut = await failure(marketplace.getProduct('4000903675543'));
+    expect(cut.message).not.toContain(accessToken.slice(0, 6));
     for (const error of [...errors, echoed]) {
       expect(error.message).not.toContain(accessToken);
       expect(error.message).not.toContain(appSecret);

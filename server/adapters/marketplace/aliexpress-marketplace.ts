@@ -268,7 +268,7 @@ export function parseAliExpressProduct(result: unknown): MarketplaceProduct {
       label: labels.join(' / ') || name,
       price,
       salePrice: offer !== null && offer < price ? offer : null,
-      stock: sku.sku_available_stock ?? 0,
+      stock: Math.max(0, sku.sku_available_stock ?? 0),
       image: imageText ? normaliseImageUrl(imageText) : null,
     });
   }
@@ -280,11 +280,13 @@ export function parseAliExpressProduct(result: unknown): MarketplaceProduct {
     if (imageUrls.length === MAX_PRODUCT_IMAGES) break;
   }
 
-  const specifications: Record<string, string> = {};
+  // A Map, so that a property named like an Object member (__proto__) is only a name.
+  const specifications = new Map<string, string>();
   for (const { attr_name: name, attr_value: value } of parsed.data.ae_item_properties ?? []) {
     if (!name || !value) continue;
     // A property with several values comes as several rows of the same name.
-    specifications[name] = specifications[name] ? `${specifications[name]}, ${value}` : value;
+    const earlier = specifications.get(name);
+    specifications.set(name, earlier ? `${earlier}, ${value}` : value);
   }
 
   return {
@@ -296,15 +298,17 @@ export function parseAliExpressProduct(result: unknown): MarketplaceProduct {
     variantLabel: variantLabel || 'Style',
     cost: Math.min(...variants.map((v) => v.salePrice ?? v.price)),
     stock: variants.reduce((sum, v) => sum + v.stock, 0),
-    specifications,
+    specifications: Object.fromEntries(specifications),
     isOnSale: base.product_status_type === undefined || base.product_status_type === 'onSelling',
   };
 }
 
 /**
- * AliExpress order statuses in the shop's terms. FINISH closes both a received order and a
- * cancelled one, told apart by whether anything shipped [unconfirmed: integrations 2.6 names only
- * WAIT_BUYER_ACCEPT_GOODS].
+ * AliExpress order statuses in the shop's terms [unconfirmed beyond WAIT_BUYER_ACCEPT_GOODS, the
+ * one integrations 2.6 names: the rest are AliExpress's documented status words as commonly
+ * read]. FUND_PROCESSING follows the buyer's receipt; IN_CANCEL is a cancellation asked, not yet
+ * done, so it waits for a person; FINISH closes both a received order and a cancelled one, told
+ * apart by whether anything shipped.
  */
 export function toSupplierOrderStatus(orderStatus: string, logisticsStatus: string): SupplierOrderStatus {
   switch (orderStatus) {
@@ -314,12 +318,12 @@ export function toSupplierOrderStatus(orderStatus: string, logisticsStatus: stri
       return 'placed';
     case 'WAIT_SELLER_SEND_GOODS':
     case 'SELLER_PART_SEND_GOODS':
-    case 'FUND_PROCESSING':
       return 'processing';
     case 'WAIT_BUYER_ACCEPT_GOODS':
       return 'shipped';
+    case 'FUND_PROCESSING':
+      return 'delivered';
     case 'IN_CANCEL':
-      return 'cancelled';
     case 'IN_ISSUE':
     case 'IN_FROZEN':
       return 'on_hold';
@@ -522,27 +526,11 @@ export function createAliExpressMarketplace(options: AliExpressOptions): Marketp
   const token = () => (typeof options.accessToken === 'function' ? options.accessToken() : options.accessToken);
   const url = new URL('/sync', apiBase).href;
 
-  /** No credential ever leaves in an error message, even echoed back by the marketplace. */
-  function redact(error: MarketplaceError): MarketplaceError {
-    let message = error.message;
-    for (const secret of [appSecret, token()]) if (secret) message = message.replaceAll(secret, '[redacted]');
-    if (message === error.message) return error;
-    return new MarketplaceError(error.code, message, { retryAfterMs: error.retryAfterMs, requestId: error.requestId });
-  }
-
   /**
    * One signed call; answers the method's `…_response` object. When `placing`, every failure
    * after which the order may exist (a timeout, a 5xx, an unreadable answer) is 'unknown_outcome'.
    */
   async function call(method: string, business: Record<string, string>, placing = false) {
-    try {
-      return await send(method, business, placing);
-    } catch (error) {
-      throw redact(error as MarketplaceError);
-    }
-  }
-
-  async function send(method: string, business: Record<string, string>, placing: boolean) {
     const unclear = (message: string) =>
       new MarketplaceError(
         placing ? 'unknown_outcome' : 'outage',
@@ -555,7 +543,8 @@ export function createAliExpressMarketplace(options: AliExpressOptions): Marketp
             requestId: error.requestId,
           })
         : error;
-    const params = buildSignedParams(method, business, { appKey, appSecret, accessToken: token(), timestamp: now() });
+    const accessToken = token();
+    const params = buildSignedParams(method, business, { appKey, appSecret, accessToken, timestamp: now() });
     let response: Response;
     try {
       response = await fetch(url, {
@@ -576,7 +565,9 @@ export function createAliExpressMarketplace(options: AliExpressOptions): Marketp
         `AliExpress ${method} ${name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : 'failed on the network'}`,
       );
     }
-    const text = await response.text().catch(() => '');
+    // Credentials echoed back by the marketplace are masked before any of its words are kept.
+    let text = await response.text().catch(() => '');
+    for (const secret of [appSecret, accessToken]) if (secret) text = text.replaceAll(secret, '[redacted]');
     if (response.status === 429) {
       const seconds = Number(response.headers.get('retry-after'));
       throw new MarketplaceError('rate_limited', `AliExpress ${method} answered 429`, {
