@@ -557,3 +557,18 @@ describe('password reset', () => {
     });
   });
 });
+
+describe('the spec’s storage sign-in', () => {
+  test('a Firebase custom token is not issued: 410 naming the replacement, with or without a session', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/firebase/custom-token',
+      remoteAddress: '10.90.0.1',
+    });
+    expect(response.statusCode).toBe(410);
+    expect(response.json()).toMatchObject({
+      code: 'firebase_replaced',
+      error: expect.stringContaining('S3-compatible'),
+    });
+  });
+});

@@ -15,6 +15,7 @@ import {
 } from '#common/contracts/accounts.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
 import type { createCsrfProtection } from '#server/http/csrf.ts';
+import { sendError } from '#server/http/errors.ts';
 import { requireUser, SESSION_COOKIE } from '#server/http/session.ts';
 import { type AccountsService, RESET_REQUESTED } from './accounts.service.ts';
 import { SESSION_ABSOLUTE_MS, type SessionStore } from './sessions.ts';
@@ -94,6 +95,16 @@ export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
       await startSession(request, reply, user);
       return { message: 'Login successful', user };
     },
+  );
+
+  // The spec's storage sign-in (a Firebase custom token) has no place here: images go through the
+  // shop's own storage adapter (disk or an S3-compatible bucket). A client that still asks is told so.
+  app.post('/api/auth/firebase/custom-token', { config: { csrf: false }, schema: { tags } }, async (_request, reply) =>
+    sendError(reply, 410, {
+      error:
+        'Firebase custom tokens are not issued: images are uploaded through the back office to the shop’s storage (disk or an S3-compatible bucket)',
+      code: 'firebase_replaced',
+    }),
   );
 
   app.post(logout.path, { schema: { tags, response: { 200: logout.response } } }, async (request, reply) => {
