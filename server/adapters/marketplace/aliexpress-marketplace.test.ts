@@ -340,6 +340,33 @@ describe('the AliExpress marketplace over HTTP against the stand-in', () => {
     expect(Number(call?.params.timestamp)).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  test('the stand-in checks the signature: a parameter changed after signing is refused; access_token is also accepted', async () => {
+    const post = async (params: Record<string, string>) => {
+      const response = await fetch(`${standIn.apiBase}/sync`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(params),
+      });
+      return (await response.json()) as Record<string, { code?: string; result?: unknown }>;
+    };
+    const signed = buildSignedParams(
+      'aliexpress.ds.product.get',
+      { product_id: '4000903675543', ship_to_country: 'US' },
+      { appKey, appSecret, accessToken, timestamp: Date.now() },
+    );
+    expect((await post(signed)).aliexpress_ds_product_get_response?.result).toBeDefined();
+    expect((await post({ ...signed, product_id: '1005006123456789' })).error_response?.code).toBe(
+      'IncompleteSignature',
+    );
+    expect((await post({ ...signed, sign: signed.sign?.toLowerCase() ?? '' })).error_response?.code).toBe(
+      'IncompleteSignature',
+    );
+    const { session: _session, sign: _sign, ...rest } = signed;
+    const restStyle = { ...rest, access_token: accessToken };
+    const answer = await post({ ...restStyle, sign: signAliExpressRequest(restStyle, appSecret) });
+    expect(answer.aliexpress_ds_product_get_response?.result).toBeDefined();
+  });
+
   test('a missing product, one not sold here, and ids that are not ids', async () => {
     expect((await failure(marketplace.getProduct('4000000000000'))).code).toBe('not_found');
     const notHere = await failure(marketplace.getProduct('1005001111111111'));
