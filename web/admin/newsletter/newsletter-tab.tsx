@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type {
   AdminSubscriber,
@@ -9,7 +9,6 @@ import type {
   SubscriberStatus,
   updateSubscriber,
 } from '#common/contracts/admin/newsletter.ts';
-import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { useConfirm } from '../ui/confirm-dialog.tsx';
 import { FlashMessage, useFlashMessage } from '../ui/flash-message.tsx';
@@ -28,6 +27,7 @@ import {
 import { listHref, nextSort, type Sort } from '../ui/list-state.ts';
 import { primaryButton, secondaryButton, smallButton } from '../ui/styles.ts';
 import { useAdminList } from '../ui/use-admin-list.ts';
+import { useAdminWrite } from '../ui/use-admin-write.ts';
 import { SendNewsletterDialog } from './send-newsletter-dialog.tsx';
 import { SendProgress } from './send-progress.tsx';
 
@@ -82,28 +82,22 @@ export default function NewsletterTab() {
   const { flash, show } = useFlashMessage();
   const { confirm, dialog } = useConfirm();
   const queryClient = useQueryClient();
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin', 'newslettersubscribers'] });
-
-  const toggle = useMutation({
-    mutationFn: (subscriber: AdminSubscriber) =>
+  const toggle = useAdminWrite({
+    collection: 'newslettersubscribers',
+    show,
+    call: (subscriber: AdminSubscriber) =>
       api.call<typeof updateSubscriber>(
         { method: 'PATCH', path: paths.update },
         { params: { id: subscriber._id }, body: { isActive: !subscriber.isActive } },
       ),
-    onSuccess: (answer) => {
-      show('success', answer.message);
-      refresh();
-    },
-    onError: (error) => show('error', errorMessage(error, 'Failed to update the subscriber')),
+    failure: 'Failed to update the subscriber',
   });
-  const remove = useMutation({
-    mutationFn: (subscriber: AdminSubscriber) =>
+  const remove = useAdminWrite({
+    collection: 'newslettersubscribers',
+    show,
+    call: (subscriber: AdminSubscriber) =>
       api.call<typeof deleteSubscriber>({ method: 'DELETE', path: paths.remove }, { params: { id: subscriber._id } }),
-    onSuccess: (answer) => {
-      show('success', answer.message);
-      refresh();
-    },
-    onError: (error) => show('error', errorMessage(error, 'Failed to delete the subscriber')),
+    failure: 'Failed to delete the subscriber',
   });
   const askDelete = async (subscriber: AdminSubscriber) => {
     const yes = await confirm({

@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type {
   AdminReview,
@@ -12,7 +11,6 @@ import type {
   setReviewsStatus,
 } from '#common/contracts/admin/reviews.ts';
 import { mayApprove, mayFlag, moderationLabel } from '#common/review-rules.ts';
-import { errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { useConfirm } from '../ui/confirm-dialog.tsx';
 import { FlashMessage, useFlashMessage } from '../ui/flash-message.tsx';
@@ -30,6 +28,7 @@ import {
 import { nextSort, type Sort } from '../ui/list-state.ts';
 import { secondaryButton, smallButton } from '../ui/styles.ts';
 import { useAdminList } from '../ui/use-admin-list.ts';
+import { useAdminWrite } from '../ui/use-admin-write.ts';
 import { FlagDialog } from './flag-dialog.tsx';
 
 type SortField = (typeof adminReviewSortFields)[number];
@@ -87,48 +86,35 @@ export default function ReviewsTab() {
   });
   const { flash, show } = useFlashMessage();
   const { confirm, dialog } = useConfirm();
-  const queryClient = useQueryClient();
-  const done = (message: string) => {
-    show('success', message);
-    void queryClient.invalidateQueries({ queryKey: ['admin', 'reviews'] });
-  };
-  const failed = (error: unknown) => show('error', errorMessage(error, 'Failed to update the review'));
-
-  const approve = useMutation({
-    mutationFn: (review: AdminReview) =>
+  const write = { collection: 'reviews', show, failure: 'Failed to update the review' };
+  const approve = useAdminWrite({
+    ...write,
+    call: (review: AdminReview) =>
       api.call<typeof approveReview>({ method: 'PATCH', path: paths.approve }, { params: { id: review.id } }),
-    onSuccess: (answer) => done(answer.message),
-    onError: failed,
   });
-  const flag = useMutation({
-    mutationFn: ({ review, reason }: { review: AdminReview; reason: string }) =>
+  const flag = useAdminWrite({
+    ...write,
+    call: ({ review, reason }: { review: AdminReview; reason: string }) =>
       api.call<typeof flagReview>(
         { method: 'PATCH', path: paths.flag },
         { params: { id: review.id }, body: { reason } },
       ),
-    onSuccess: (answer) => {
-      setFlagging(null);
-      done(answer.message);
-    },
-    onError: failed,
+    onDone: () => setFlagging(null),
   });
-  const bulk = useMutation({
-    mutationFn: (reviewIds: string[]) =>
+  const bulk = useAdminWrite({
+    ...write,
+    call: (reviewIds: string[]) =>
       api.call<typeof setReviewsStatus>(
         { method: 'PATCH', path: paths.status },
         { body: { reviewIds, status: bulkStatus } },
       ),
-    onSuccess: (answer) => {
-      setSelected(new Set());
-      done(answer.message);
-    },
-    onError: failed,
+    onDone: () => setSelected(new Set()),
   });
-  const remove = useMutation({
-    mutationFn: (review: AdminReview) =>
+  const remove = useAdminWrite({
+    ...write,
+    call: (review: AdminReview) =>
       api.call<typeof deleteReview>({ method: 'DELETE', path: paths.remove }, { params: { id: review.id } }),
-    onSuccess: (answer) => done(answer.message),
-    onError: (error) => show('error', errorMessage(error, 'Failed to delete the review')),
+    failure: 'Failed to delete the review',
   });
 
   const askDelete = async (review: AdminReview) => {

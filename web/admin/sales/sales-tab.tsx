@@ -21,6 +21,7 @@ import { formatDateTime } from '../ui/format.ts';
 import { AdminTable, ListFooter, listStatus, PlainHeaders, SelectField, tableStyles } from '../ui/list-controls.tsx';
 import { primaryButton, smallButton } from '../ui/styles.ts';
 import { useAdminList } from '../ui/use-admin-list.ts';
+import { useAdminWrite } from '../ui/use-admin-write.ts';
 import { SaleDialog } from './sale-dialog.tsx';
 import { discountText } from './sale-form.ts';
 
@@ -102,19 +103,21 @@ export default function SalesTab() {
         field: error instanceof ApiRequestError ? error.field : undefined,
       }),
   });
-  const toggle = useMutation({
-    mutationFn: (sale: AdminSale) =>
+  const toggle = useAdminWrite({
+    collection: 'sales',
+    show,
+    call: (sale: AdminSale) =>
       sale.active
         ? api.call<typeof deactivateSale>({ method: 'PATCH', path: paths.deactivate }, { params: { id: sale.id } })
         : api.call<typeof activateSale>({ method: 'PATCH', path: paths.activate }, { params: { id: sale.id } }),
-    onSuccess: (answer) => done(answer.message),
-    onError: (error) => show('error', errorMessage(error, 'Failed to update the sale')),
+    failure: 'Failed to update the sale',
   });
-  const remove = useMutation({
-    mutationFn: (sale: AdminSale) =>
+  const remove = useAdminWrite({
+    collection: 'sales',
+    show,
+    call: (sale: AdminSale) =>
       api.call<typeof deleteSale>({ method: 'DELETE', path: paths.remove }, { params: { id: sale.id } }),
-    onSuccess: (answer) => done(answer.message),
-    onError: (error) => show('error', errorMessage(error, 'Failed to delete the sale')),
+    failure: 'Failed to delete the sale',
   });
 
   const askDelete = async (sale: AdminSale) => {
