@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { expectAccessible } from './a11y.ts';
 import { owner } from './admin.ts';
 import { csrfToken } from './reviews.ts';
 
@@ -50,10 +51,12 @@ test('an automatic sale shows its price and badge on the listing and the product
     const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name: TITLE }) });
     await expect(card).toContainText('-20%');
     await expect(card).toContainText('$30.40');
+    await expectAccessible(page);
 
     await page.goto(`/product/${SLUG}`);
     await expect(page.getByTestId('price')).toHaveText('$30.40');
     await expect(page.getByText('Save $7.60')).toBeVisible();
+    await expectAccessible(page);
 
     // The cart charges what the page showed.
     await page.getByRole('button', { name: 'Add to Cart' }).click();
@@ -64,6 +67,7 @@ test('an automatic sale shows its price and badge on the listing and the product
     await expect(page.getByTestId('unit-price').first()).toContainText('$30.40');
     await expect(summary.getByTestId('summary-subtotal')).toHaveText('$30.40');
     await expect(summary.getByTestId('summary-total')).toHaveText('$30.40');
+    await expectAccessible(page);
   } finally {
     const removed = await request.delete(`/api/sales/${sale.id}`, {
       headers: { 'x-csrf-token': await csrfToken(request) },
@@ -74,4 +78,5 @@ test('an automatic sale shows its price and badge on the listing and the product
   // Once the sale is gone, the page shows the regular price again.
   await page.goto(`/product/${SLUG}`);
   await expect(page.getByTestId('price')).toHaveText('$38.00');
+  await expectAccessible(page);
 });
