@@ -35,3 +35,17 @@ export async function storeProductImage(storage: ObjectStorage, keyBase: string,
   await storage.put(key, full.data, 'image/webp');
   return { url, key, width: full.info.width, height: full.info.height };
 }
+
+/**
+ * Where an admin's image goes (back-office spec 3, storage paths): products/{productId}/image-{n}-{timestamp}
+ * for a saved product, drafts/{aliId or new}/image-{n}-{timestamp} while the product is being
+ * created. storeProductImage adds the content hash and the extension.
+ */
+export function productImageKeyBase(
+  { productId, aliId }: { productId: string | null; aliId: string | null },
+  n: number,
+  now = Date.now(),
+): string {
+  const folder = productId ? `products/${productId}` : `drafts/${aliId || 'new'}`;
+  return `${folder}/image-${n}-${now}`;
+}
