@@ -16,6 +16,19 @@ export const MAX_PRODUCT_IMAGES = 20;
 /** Spec 9: image files. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+/**
+ * Spec 7: the built-in navigation categories (the storefront's nav of the seeded shop, in its
+ * order): the products tab offers them when GET /api/admin/categories fails.
+ */
+export const NAVIGATION_CATEGORIES = [
+  'New Releases',
+  'Fountains',
+  'Wellness',
+  'Decor',
+  'Lighting',
+  'Aromatherapy',
+  'Gifts',
+] as const;
 /** Spec 2: the products table cuts the description at 100 characters, and shows 2 category tags. */
 export const TABLE_DESCRIPTION_CHARS = 100;
 export const TABLE_CATEGORY_TAGS = 2;
