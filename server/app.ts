@@ -34,6 +34,8 @@ import { auditAdminRoutes } from '#server/features/audit/audit.admin-routes.ts';
 import { createAuditService } from '#server/features/audit/audit.service.ts';
 import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
+import { productsAdminRoutes } from '#server/features/catalog/products.admin-routes.ts';
+import { createProductsAdminService } from '#server/features/catalog/products-admin.service.ts';
 import { seoRoutes } from '#server/features/catalog/seo.routes.ts';
 import { checkoutRoutes, paymentWebhookRoutes } from '#server/features/checkout/checkout.routes.ts';
 import { createCheckoutService } from '#server/features/checkout/checkout.service.ts';
@@ -352,6 +354,9 @@ export async function buildApp(deps: AppDeps) {
       await admin.register(dashboardAdminRoutes, { dashboard: createDashboardService({ db }) });
       await admin.register(ordersAdminRoutes, { adminOrders: createAdminOrdersService({ db }) });
       await admin.register(newsletterAdminRoutes, { newsletter, sends: newsletterSends });
+      await admin.register(productsAdminRoutes, {
+        productsAdmin: createProductsAdminService({
+          db,
       await admin.register(salesAdminRoutes, { salesAdmin: createSalesAdminService({ db, events }) });
       await admin.register(reviewsAdminRoutes, {
         moderation: createReviewModerationService({ db, events, refreshOverview: reviews.refreshOverview }),

@@ -26,6 +26,7 @@ export const tabLabels: Record<AdminTab, string> = {
  */
 export const tabModules: Partial<Record<AdminTab, () => Promise<TabModule>>> = {
   dashboard: () => import('./dashboard/dashboard-tab.tsx'),
+  products: () => import('./products/products-tab.tsx'),
   users: () => import('./users/users-tab.tsx'),
   orders: () => import('./orders/orders-tab.tsx'),
   reviews: () => import('./reviews/reviews-tab.tsx'),
