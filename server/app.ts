@@ -357,6 +357,11 @@ export async function buildApp(deps: AppDeps) {
       await admin.register(productsAdminRoutes, {
         productsAdmin: createProductsAdminService({
           db,
+          events,
+          storage,
+          log: (message, error) => app.log.warn({ err: error }, message),
+        }),
+      });
       await admin.register(salesAdminRoutes, { salesAdmin: createSalesAdminService({ db, events }) });
       await admin.register(reviewsAdminRoutes, {
         moderation: createReviewModerationService({ db, events, refreshOverview: reviews.refreshOverview }),

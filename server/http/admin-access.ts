@@ -6,6 +6,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call an admin route (common/permissions.ts); any admin when not given. */
     access?: AdminAccess;
+    deniedMessage?: string;
   }
 }
 
@@ -26,7 +27,9 @@ export function requireAdminAccess(app: FastifyInstance) {
   app.addHook('preValidation', (request, _reply, done) => {
     const access = request.routeOptions.config.access ?? 'admin';
     if (!request.user) return done(unauthorized());
-    if (!hasAccess(request.user, access)) return done(forbidden(deniedMessages[access]));
+    if (!hasAccess(request.user, access)) {
+      return done(forbidden(request.routeOptions.config.deniedMessage ?? deniedMessages[access]));
+    }
     done();
   });
 }

@@ -22,6 +22,8 @@ const adminRoutes: {
   access: AdminAccess;
   /** What to call when the route itself would not answer at once (the live stream stays open). */
   call?: string;
+  /** The route's own denied sentence, when it has one (spec 6). */
+  denied?: string;
 }[] = [
   { method: 'GET', url: '/api/admin/users', access: 'manageUsers' },
   { method: 'POST', url: '/api/admin/users/:id/reset-password', access: 'manageUsers' },
@@ -62,6 +64,18 @@ const adminRoutes: {
   { method: 'PATCH', url: '/admin/reviews/:id/flag', access: 'admin' },
   { method: 'PATCH', url: '/admin/reviews/status', access: 'admin' },
   { method: 'DELETE', url: '/admin/reviews/:id', access: 'admin' },
+  // The products tab (spec 6: uploadProducts; delete has its own sentence).
+  { method: 'GET', url: '/api/admin/products', access: 'uploadProducts' },
+  { method: 'GET', url: '/api/admin/products/:id', access: 'uploadProducts' },
+  { method: 'GET', url: '/api/admin/categories', access: 'uploadProducts' },
+  { method: 'POST', url: '/api/admin/products', access: 'uploadProducts' },
+  { method: 'PATCH', url: '/api/admin/products/:id', access: 'uploadProducts' },
+  {
+    method: 'DELETE',
+    url: '/api/admin/products/:id',
+    access: 'uploadProducts',
+    denied: "You don't have permission to delete products.",
+  },
   // The sales tab (spec 6: sales → uploadProducts), at the spec's /api/sales.
   { method: 'GET', url: '/api/sales', access: 'uploadProducts' },
   { method: 'GET', url: '/api/sales/targets', access: 'uploadProducts' },
@@ -142,14 +156,14 @@ describe('the permission matrix', () => {
 
   test.each(callers)('$name gets past the guard exactly where the table lets them', async ({ role, permissions }) => {
     const { browser } = await signedInAs(app, database.db, role, permissions);
-    for (const { method, url, access, call = url } of adminRoutes) {
+    for (const { method, url, access, call = url, denied = deniedMessages[access] } of adminRoutes) {
       const response = await send(browser, method, call);
       if (hasAccess({ role, isAdmin: role !== 'user', adminPermissions: permissions }, access)) {
         // Past the guard: the route's own answer (an empty body is refused by its schema).
         expect([401, 403], `${method} ${url}`).not.toContain(response.statusCode);
       } else {
         expect(response.statusCode, `${method} ${url}`).toBe(403);
-        expect(response.json().error, `${method} ${url}`).toBe(deniedMessages[access]);
+        expect(response.json().error, `${method} ${url}`).toBe(denied);
       }
     }
   });

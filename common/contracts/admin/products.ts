@@ -134,7 +134,16 @@ const productFields = {
   tags: z._default(z.array(listItem).check(z.maxLength(PRODUCT_LIST_MAX)), []),
   features: z._default(z.array(listItem).check(z.maxLength(PRODUCT_LIST_MAX)), []),
   images: z._default(z.array(ImageUrl).check(z.maxLength(MAX_PRODUCT_IMAGES)), []),
-  skuVariants: z._default(z.array(SkuVariantInput).check(z.maxLength(SKU_VARIANTS_MAX)), []),
+  skuVariants: z._default(
+    z.array(SkuVariantInput).check(
+      z.maxLength(SKU_VARIANTS_MAX),
+      z.refine(
+        (variants) => new Set(variants.map((variant) => variant.skuAttr)).size === variants.length,
+        productMessages.skuDuplicate,
+      ),
+    ),
+    [],
+  ),
   aliId: z
     .string(productMessages.aliIdRequired)
     .check(

@@ -129,7 +129,8 @@ export function createCatalogService({ db, runningSales }: { db: Db; runningSale
         })),
         skuImagePosition: row.skuImagePosition,
         stock: row.stock,
-        status: row.status,
+        // The storefront reads active products only; an archived one is gone from it.
+        status: row.status === 'archived' ? 'inactive' : row.status,
         aliId: row.aliId,
         rating: ratingOf.get(row.id) ?? { average: 0, count: 0 },
         createdAt: row.createdAt.toISOString(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { productStatuses } from '#common/contracts/catalog.ts';
+import { adminProductStatuses } from '#common/contracts/admin/products.ts';
 import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
 
 export const categories = pgTable(
@@ -32,7 +32,8 @@ export const products = pgTable(
     features: jsonb().$type<string[]>().notNull().default([]),
     specifications: jsonb().$type<Record<string, string>>().notNull().default({}),
     tags: jsonb().$type<string[]>().notNull().default([]),
-    status: text({ enum: productStatuses }).notNull().default('active'),
+    /** active, inactive or draft; archived: deleted from the back office but kept for its orders. */
+    status: text({ enum: adminProductStatuses }).notNull().default('active'),
     /** Units available across the product's active variants (kept in step by the catalogue service). */
     stock: integer().notNull().default(0),
     /** Marketplace (AliExpress) product id. */
