@@ -16,6 +16,11 @@ export type AiTask<Input, Output> = {
    */
   prompt(input: Input): string;
   /**
+   * Pictures to show a model that can see (https URLs, sent with the user message as image
+   * parts); none by default. A server that refuses them is asked again without them.
+   */
+  images?(input: Input): readonly string[];
+  /**
    * The answer's shape: sent as the JSON schema of structured output and checked on return. An
    * object whose fields are all required (strict structured output allows no optional field);
    * string lengths and refinements are checked on return only.

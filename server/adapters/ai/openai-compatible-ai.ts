@@ -73,12 +73,43 @@ export function createOpenAiCompatibleAi({
   }
 
   async function ask<Input, Output>(task: AiTask<Input, Output>, input: Input): Promise<Output> {
+    const prompt = task.prompt(input);
+    const images = task.images?.(input).filter((url) => url.startsWith('https://')) ?? [];
+    if (images.length === 0) return answer(task, prompt, []);
+    try {
+      return await answer(task, prompt, images);
+    } catch (error) {
+      // A model that cannot see (or a server that will not fetch the pictures) refuses the request: ask without them.
+      if (!(error instanceof APIError) || error.status === undefined || error.status < 400 || error.status >= 500) {
+        throw error;
+      }
+      log(
+        `AI task ${task.name} (model ${model}): the pictures were refused (HTTP ${error.status}); asked without them`,
+      );
+      return answer(task, prompt, []);
+    }
+  }
+
+  async function answer<Input, Output>(
+    task: AiTask<Input, Output>,
+    prompt: string,
+    images: readonly string[],
+  ): Promise<Output> {
     const completion = await client.chat.completions.create(
       {
         model,
         messages: [
           { role: 'system', content: task.instructions },
-          { role: 'user', content: task.prompt(input) },
+          {
+            role: 'user',
+            content:
+              images.length === 0
+                ? prompt
+                : [
+                    { type: 'text', text: prompt },
+                    ...images.map((url) => ({ type: 'image_url' as const, image_url: { url } })),
+                  ],
+          },
         ],
         response_format: {
           type: 'json_schema',
