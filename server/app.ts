@@ -34,6 +34,7 @@ import { auditAdminRoutes } from '#server/features/audit/audit.admin-routes.ts';
 import { createAuditService } from '#server/features/audit/audit.service.ts';
 import { catalogRoutes } from '#server/features/catalog/catalog.routes.ts';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
+import { productImagesAdminRoutes } from '#server/features/catalog/product-images.admin-routes.ts';
 import { productsAdminRoutes } from '#server/features/catalog/products.admin-routes.ts';
 import { createProductsAdminService } from '#server/features/catalog/products-admin.service.ts';
 import { seoRoutes } from '#server/features/catalog/seo.routes.ts';
@@ -363,6 +364,7 @@ export async function buildApp(deps: AppDeps) {
         }),
       });
       await admin.register(salesAdminRoutes, { salesAdmin: createSalesAdminService({ db, events }) });
+      await admin.register(productImagesAdminRoutes, { storage, db });
       await admin.register(reviewsAdminRoutes, {
         moderation: createReviewModerationService({ db, events, refreshOverview: reviews.refreshOverview }),
       });

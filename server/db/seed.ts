@@ -98,6 +98,7 @@ async function renderCatalogImages(storage: ObjectStorage): Promise<ProductImage
             storage,
             `products/${product.slug}/${view + 1}`,
             Buffer.from(renderProductArt(product.art, view)),
+            { allowSvg: true },
           ),
         ),
       );
@@ -111,6 +112,7 @@ async function renderCatalogImages(storage: ObjectStorage): Promise<ProductImage
             storage,
             `products/${product.slug}/sku-${variant.skuId}`,
             Buffer.from(renderProductArt(art, 0)),
+            { allowSvg: true },
           ),
         );
       }
