@@ -122,6 +122,40 @@ const Env = z.object({
   S3_SECRET_ACCESS_KEY: z.string().trim().min(1, 'must not be empty').optional(),
   // Where browsers load the images from (the bucket's public URL or a CDN). Unset: the shop serves them at /media/.
   S3_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  // AliExpress's dropshipping API: set the app key, the app secret and the seller's access token
+  // together. Unset: the offline demo marketplace.
+  ALIEXPRESS_APP_KEY: z
+    .string()
+    .trim()
+    .regex(/^\d{4,20}$/, 'must be the app key (4-20 digits)')
+    .optional(),
+  ALIEXPRESS_APP_SECRET: z
+    .string()
+    .trim()
+    .regex(/^\S{16,128}$/, 'must be the app secret (16-128 characters, no spaces)')
+    .optional(),
+  ALIEXPRESS_ACCESS_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^\S{8,512}$/, 'must be an access token (8-512 characters, no spaces)')
+    .optional(),
+  // The API gateway (a stand-in in tests). Default https://api-sg.aliexpress.com.
+  ALIEXPRESS_API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  // Where products are priced and shipped to (ISO 3166-1 alpha-2). Default US.
+  ALIEXPRESS_SHIP_TO_COUNTRY: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code such as US')
+    .transform((code) => code.toUpperCase())
+    .optional(),
+  // The carrier service asked for on supplier orders (e.g. CAINIAO_STANDARD). Unset: the marketplace's default.
+  ALIEXPRESS_LOGISTICS_SERVICE: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{2,64}$/, 'must be a logistics service name such as CAINIAO_STANDARD')
+    .optional(),
+  // Pay supplier orders at once with the account's payment method. Default false (they wait to be paid on AliExpress).
+  ALIEXPRESS_AUTO_PAY: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
 });
 
 /** A half-configured AI, Stripe or bucket is an error, not a silent fallback to the built-in one. */
@@ -159,6 +193,27 @@ const CheckedEnv = Env.superRefine((e, ctx) => {
       code: 'custom',
       path: [e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
       message: 'set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY with S3_BUCKET',
+    });
+  }
+  const aliexpressSet = (['ALIEXPRESS_APP_KEY', 'ALIEXPRESS_APP_SECRET', 'ALIEXPRESS_ACCESS_TOKEN'] as const).filter(
+    (name) => e[name] !== undefined,
+  );
+  if (aliexpressSet.length > 0 && aliexpressSet.length < 3) {
+    const missing = (['ALIEXPRESS_APP_KEY', 'ALIEXPRESS_APP_SECRET', 'ALIEXPRESS_ACCESS_TOKEN'] as const).filter(
+      (name) => e[name] === undefined,
+    );
+    ctx.addIssue({
+      code: 'custom',
+      path: [missing[0] ?? 'ALIEXPRESS_APP_KEY'],
+      message: `set ALIEXPRESS_APP_KEY, ALIEXPRESS_APP_SECRET and ALIEXPRESS_ACCESS_TOKEN together (missing ${missing.join(', ')})`,
+    });
+  }
+  // The credentials travel in the request body: never over plain http in production.
+  if (e.NODE_ENV === 'production' && e.ALIEXPRESS_API_BASE_URL && !e.ALIEXPRESS_API_BASE_URL.startsWith('https://')) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ALIEXPRESS_API_BASE_URL'],
+      message: 'must be an https:// URL in production',
     });
   }
   // The pages' Content-Security-Policy loads images over https only (besides the shop's own).
@@ -208,6 +263,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             accessKeyId: e.S3_ACCESS_KEY_ID,
             secretAccessKey: e.S3_SECRET_ACCESS_KEY,
             publicUrl: e.S3_PUBLIC_URL,
+          }
+        : null,
+    // Null: the offline demo marketplace.
+    aliexpress:
+      e.ALIEXPRESS_APP_KEY && e.ALIEXPRESS_APP_SECRET && e.ALIEXPRESS_ACCESS_TOKEN
+        ? {
+            appKey: e.ALIEXPRESS_APP_KEY,
+            appSecret: e.ALIEXPRESS_APP_SECRET,
+            accessToken: e.ALIEXPRESS_ACCESS_TOKEN,
+            apiBase: (e.ALIEXPRESS_API_BASE_URL ?? 'https://api-sg.aliexpress.com').replace(/\/$/, ''),
+            shipToCountry: e.ALIEXPRESS_SHIP_TO_COUNTRY ?? 'US',
+            logisticsServiceName: e.ALIEXPRESS_LOGISTICS_SERVICE ?? null,
+            payAutomatically: e.ALIEXPRESS_AUTO_PAY === 'true',
           }
         : null,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),

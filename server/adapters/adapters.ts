@@ -4,6 +4,9 @@ import type { AiProvider } from './ai/ai-provider.ts';
 import { createAi } from './ai/create-ai.ts';
 import { createMailer } from './email/create-mailer.ts';
 import type { Mailer } from './email/mailer.ts';
+import { createAliExpressMarketplace } from './marketplace/aliexpress-marketplace.ts';
+import { createDemoMarketplace } from './marketplace/demo-marketplace.ts';
+import type { Marketplace } from './marketplace/marketplace.ts';
 import { createPaymentProcessor } from './payments/create-payment-processor.ts';
 import type { PaymentProcessor } from './payments/payment-processor.ts';
 import { createDiskObjectStorage } from './storage/disk-object-storage.ts';
@@ -19,6 +22,8 @@ export type Adapters = {
   payments: PaymentProcessor;
   /** The ad service's Events API; null: consented events are only recorded. */
   adEventsApi: AdEventsApi | null;
+  /** Where products are imported from and supplier orders placed: AliExpress when configured, else the demo marketplace. */
+  marketplace: Marketplace;
 };
 
 /**
@@ -29,7 +34,7 @@ export type SavedKeys = {
   aiApiKey(): string | null;
   /** Stripe's secret and publishable keys, only as a pair. */
   stripeKeys(): { secretKey: string; publishableKey: string } | null;
-  /** For the marketplace adapter (a later issue). */
+  /** The marketplace's access token, replacing ALIEXPRESS_ACCESS_TOKEN while it is saved (a refreshed token without a restart). */
   marketplaceApiKey(): string | null;
 };
 
@@ -41,6 +46,24 @@ export type AdapterLog = { info(message: string, error?: unknown): void; warn(me
 /** Uploaded and generated files: in the S3-compatible bucket when configured, on disk in the uploads folder otherwise. */
 export function createStorage(config: Config): ObjectStorage {
   return config.s3 ? createS3ObjectStorage(config.s3) : createDiskObjectStorage(config.uploadsDir);
+}
+
+/**
+ * AliExpress's dropshipping API when its credentials are configured (the access token saved in
+ * the settings, when there is one, before ALIEXPRESS_ACCESS_TOKEN); the offline demo marketplace otherwise.
+ */
+export function createMarketplace(config: Config, savedAccessToken: () => string | null = () => null): Marketplace {
+  const aliexpress = config.aliexpress;
+  if (!aliexpress) return createDemoMarketplace({ shopOrigin: config.publicUrl });
+  return createAliExpressMarketplace({
+    appKey: aliexpress.appKey,
+    appSecret: aliexpress.appSecret,
+    accessToken: () => savedAccessToken() || aliexpress.accessToken,
+    apiBase: aliexpress.apiBase,
+    shipToCountry: aliexpress.shipToCountry,
+    logisticsServiceName: aliexpress.logisticsServiceName,
+    payAutomatically: aliexpress.payAutomatically,
+  });
 }
 
 /**
@@ -76,5 +99,6 @@ export function createAdapters(
         : pixelId && eventsToken
           ? createTikTokEventsApi({ pixelId, accessToken: eventsToken })
           : null,
+    marketplace: given.marketplace ?? createMarketplace(config, keys.marketplaceApiKey),
   };
 }

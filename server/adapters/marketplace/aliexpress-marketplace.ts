@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
+import { fetchRemoteImage, marketplaceImageHosts, type RemoteFetchOptions } from '#server/http/remote-fetch.ts';
 import {
+  ImageDownloadError,
   MAX_PRODUCT_IMAGES,
   type Marketplace,
   MarketplaceError,
@@ -40,6 +42,11 @@ export type AliExpressOptions = {
   timeoutMs?: number;
   /** The clock, for the signed timestamp. */
   now?: () => number;
+  /**
+   * How pictures are downloaded (remote-fetch's options); the allowed hosts are always the
+   * marketplace's image hosts unless given. Tests point the name resolution at local servers.
+   */
+  imageFetch?: RemoteFetchOptions;
 };
 
 const PRODUCT_GET = 'aliexpress.ds.product.get';
@@ -522,6 +529,7 @@ export function createAliExpressMarketplace(options: AliExpressOptions): Marketp
     payAutomatically = false,
     timeoutMs = 15_000,
     now = Date.now,
+    imageFetch = {},
   } = options;
   const token = () => (typeof options.accessToken === 'function' ? options.accessToken() : options.accessToken);
   const url = new URL('/sync', apiBase).href;
@@ -704,6 +712,12 @@ export function createAliExpressMarketplace(options: AliExpressOptions): Marketp
       if (!id.success) throw invalid(id.error);
       const answer = await call(ORDER_TRACKING, { ae_order_id: id.data, language: 'en_US' });
       return parseAliExpressTracking(answer.result);
+    },
+
+    async downloadImage(imageUrl) {
+      const fetched = await fetchRemoteImage(imageUrl, { allowedHosts: marketplaceImageHosts, ...imageFetch });
+      if (!fetched.ok) throw new ImageDownloadError(fetched.reason, fetched.message);
+      return fetched.bytes;
     },
   };
 }

@@ -2,8 +2,10 @@
  * What the shop needs from the marketplace it dropships from, in the shop's own terms: integer
  * cents, the shop's variant shape (back-office spec 3: skuId, skuAttr, name, label, price,
  * salePrice, stock, image), ids as strings. Implementations: AliExpress's dropshipping API
- * (aliexpress-marketplace.ts); the offline demo catalogue comes in a later stage.
+ * (aliexpress-marketplace.ts) and the offline demo marketplace (demo-marketplace.ts).
  */
+
+import type { RefusalReason } from '#server/http/remote-fetch.ts';
 
 /** One purchasable variant (a marketplace SKU), as the SKU editor and the product table hold it. */
 export type MarketplaceVariant = {
@@ -73,6 +75,12 @@ export type SupplierOrderLine = {
 export type SupplierOrderRequest = {
   /** Our order id: the idempotency key (the same id never makes a second supplier order) and the reconciliation key. */
   orderId: string;
+  /**
+   * When the placement was first attempted (the attempt recorded before the call). The demo
+   * marketplace derives its supplier order id and its simulated progress from it, so a retry
+   * with the same attempt answers the same order even after a restart; AliExpress ignores it.
+   */
+  placedAt?: Date;
   address: SupplierAddress;
   lines: SupplierOrderLine[];
 };
@@ -106,7 +114,7 @@ export type SupplierShipment = {
 };
 
 export type Marketplace = {
-  name: 'aliexpress';
+  name: 'aliexpress' | 'demo';
   /** A product with its variants and pictures. Throws MarketplaceError ('not_found', …). */
   getProduct(productId: string): Promise<MarketplaceProduct>;
   /**
@@ -120,7 +128,23 @@ export type Marketplace = {
   getOrder(supplierOrderId: string): Promise<SupplierOrderState>;
   /** The parcels of a shipped supplier order and their tracking events ([] before shipping). */
   getTracking(supplierOrderId: string): Promise<SupplierShipment[]>;
+  /**
+   * The bytes of one of the marketplace's pictures (a product-info image URL), fetched under the
+   * remote-fetch rules: https, the marketplace's image hosts only, public addresses only, size and
+   * time limits, an image by its bytes. Throws ImageDownloadError naming the refusal.
+   */
+  downloadImage(url: string): Promise<Buffer>;
 };
+
+/** A picture the marketplace adapter would not or could not download, with remote-fetch's reason. */
+export class ImageDownloadError extends Error {
+  readonly reason: RefusalReason;
+  constructor(reason: RefusalReason, message: string) {
+    super(message);
+    this.name = 'ImageDownloadError';
+    this.reason = reason;
+  }
+}
 
 /** The product-level pictures kept from the marketplace (back-office spec 9: the first 10). */
 export const MAX_PRODUCT_IMAGES = 10;
