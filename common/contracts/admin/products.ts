@@ -107,42 +107,34 @@ export const SkuVariantInput = z.object({
 });
 export type SkuVariantInput = z.output<typeof SkuVariantInput>;
 
+/** The product fields, each required as the edit form may send it. */
 const productFields = {
   title: z
     .string(productMessages.titleRequired)
     .check(z.trim(), z.minLength(1, productMessages.titleRequired), z.maxLength(PRODUCT_TITLE_MAX)),
   /** Empty: generated from the title on create, the current one kept on edit. */
-  slug: z._default(
-    z.string().check(
-      z.trim(),
-      z.toLowerCase(),
-      z.maxLength(PRODUCT_SLUG_MAX),
-      z.refine((slug) => slug === '' || SLUG_PATTERN.test(slug), 'must be lower-case letters, digits and hyphens'),
-    ),
-    '',
+  slug: z.string().check(
+    z.trim(),
+    z.toLowerCase(),
+    z.maxLength(PRODUCT_SLUG_MAX),
+    z.refine((slug) => slug === '' || SLUG_PATTERN.test(slug), 'must be lower-case letters, digits and hyphens'),
   ),
-  description: z._default(z.string().check(z.maxLength(PRODUCT_DESCRIPTION_MAX)), ''),
+  description: z.string().check(z.maxLength(PRODUCT_DESCRIPTION_MAX)),
   price: z
     .int(productMessages.priceRequired)
     .check(z.gt(0, productMessages.priceRequired), z.lte(PRODUCT_PRICE_MAX, productMessages.priceRequired)),
-  salePrice: z._default(z.nullable(cents('must be a whole number of cents, 0 or more')), null),
-  status: z._default(z.enum(productStatuses), 'active'),
-  categories: z._default(
-    z.array(z.string().check(z.maxLength(CATEGORY_NAME_MAX))).check(z.maxLength(PRODUCT_CATEGORIES_MAX)),
-    [],
-  ),
-  tags: z._default(z.array(listItem).check(z.maxLength(PRODUCT_LIST_MAX)), []),
-  features: z._default(z.array(listItem).check(z.maxLength(PRODUCT_LIST_MAX)), []),
-  images: z._default(z.array(ImageUrl).check(z.maxLength(MAX_PRODUCT_IMAGES)), []),
-  skuVariants: z._default(
-    z.array(SkuVariantInput).check(
-      z.maxLength(SKU_VARIANTS_MAX),
-      z.refine(
-        (variants) => new Set(variants.map((variant) => variant.skuAttr)).size === variants.length,
-        productMessages.skuDuplicate,
-      ),
+  salePrice: z.nullable(cents('must be a whole number of cents, 0 or more')),
+  status: z.enum(productStatuses),
+  categories: z.array(z.string().check(z.maxLength(CATEGORY_NAME_MAX))).check(z.maxLength(PRODUCT_CATEGORIES_MAX)),
+  tags: z.array(listItem).check(z.maxLength(PRODUCT_LIST_MAX)),
+  features: z.array(listItem).check(z.maxLength(PRODUCT_LIST_MAX)),
+  images: z.array(ImageUrl).check(z.maxLength(MAX_PRODUCT_IMAGES)),
+  skuVariants: z.array(SkuVariantInput).check(
+    z.maxLength(SKU_VARIANTS_MAX),
+    z.refine(
+      (variants) => new Set(variants.map((variant) => variant.skuAttr)).size === variants.length,
+      productMessages.skuDuplicate,
     ),
-    [],
   ),
   aliId: z
     .string(productMessages.aliIdRequired)
@@ -152,18 +144,36 @@ const productFields = {
       z.regex(/^\d{1,20}$/, 'must be the marketplace product id (digits)'),
     ),
   /** What the marketplace charges us per unit (read-only in the form: from Fetch Product Info). */
-  aliExpressPrice: z._default(z.nullable(cents('must be a whole number of cents, 0 or more')), null),
-  variantLabel: z._default(z.string().check(z.trim(), z.maxLength(60)), DEFAULT_VARIANT_LABEL),
-  skuImagePosition: z._default(z.nullable(z.int().check(z.gte(0), z.lte(MAX_PRODUCT_IMAGES))), null),
+  aliExpressPrice: z.nullable(cents('must be a whole number of cents, 0 or more')),
+  variantLabel: z.string().check(z.trim(), z.maxLength(60)),
+  skuImagePosition: z.nullable(z.int().check(z.gte(0), z.lte(MAX_PRODUCT_IMAGES))),
   /** Units on hand for a product without variants (with variants: the sum of the active ones'). */
-  stock: z._default(z.int().check(z.gte(0), z.lte(1_000_000)), 0),
+  stock: z.int().check(z.gte(0), z.lte(1_000_000)),
 };
 
-/** Spec 7: the product payload of the Add Product modal (POST). */
-export const ProductInput = z.object(productFields);
+/** Spec 7: the product payload of the Add Product modal (POST); a field not given takes its default. */
+export const ProductInput = z.object({
+  ...productFields,
+  slug: z._default(productFields.slug, ''),
+  description: z._default(productFields.description, ''),
+  salePrice: z._default(productFields.salePrice, null),
+  status: z._default(productFields.status, 'active'),
+  categories: z._default(productFields.categories, []),
+  tags: z._default(productFields.tags, []),
+  features: z._default(productFields.features, []),
+  images: z._default(productFields.images, []),
+  skuVariants: z._default(productFields.skuVariants, []),
+  aliExpressPrice: z._default(productFields.aliExpressPrice, null),
+  variantLabel: z._default(productFields.variantLabel, DEFAULT_VARIANT_LABEL),
+  skuImagePosition: z._default(productFields.skuImagePosition, null),
+  stock: z._default(productFields.stock, 0),
+});
 export type ProductInput = z.output<typeof ProductInput>;
 
-/** Spec 7: the Edit Product modal's fields (PATCH): any subset; an empty slug keeps the current one. */
+/**
+ * Spec 7: the Edit Product modal's fields (PATCH): any subset, without defaults (a field not sent
+ * is left as it is); an empty slug keeps the current one.
+ */
 export const ProductPatch = z.partial(z.object(productFields));
 export type ProductPatch = z.output<typeof ProductPatch>;
 

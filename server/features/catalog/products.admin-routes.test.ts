@@ -43,7 +43,7 @@ function productForm(overrides: Record<string, unknown> = {}) {
     description: 'A shallow tray of oiled oak and linen for the things a desk gathers.',
     price: 3400,
     aliId: '1005009000000001',
-    categories: ['Desk & Office'],
+    categories: ['Decor'],
     tags: ['oak', '  ', 'tray'],
     features: ['Oiled oak', ''],
     ...overrides,
@@ -62,7 +62,7 @@ const variant = (skuAttr: string, price: number, overrides: Record<string, unkno
 describe('POST /api/admin/products', () => {
   test('creates a product: slug from the title, lists cleaned, defaults, audit, event, and the storefront shows it', async () => {
     const { browser, id: adminId } = await signedIn();
-    const form = productForm({ categories: ['  desk &   office ', 'Quiet  Corners', 'quiet corners'] });
+    const form = productForm({ categories: ['  decor ', 'Quiet  Corners', 'quiet corners'] });
     const response = await browser.post('/api/admin/products', form);
     expect(response.statusCode).toBe(201);
     const { product, message } = response.json() as { product: AdminProduct; message: string };
@@ -79,7 +79,7 @@ describe('POST /api/admin/products', () => {
       aliId: '1005009000000001',
     });
     // An existing category is matched whatever its case; a new one is created once.
-    expect(product.categories).toEqual(['Desk & Office', 'Quiet Corners']);
+    expect(product.categories).toEqual(['Decor', 'Quiet Corners']);
     const [created] = await db.select().from(categories).where(eq(categories.name, 'Quiet Corners'));
     expect(created?.slug).toBe('quiet-corners');
 
@@ -348,6 +348,6 @@ describe('GET /api/admin/products', () => {
     expect(response.statusCode).toBe(200);
     const { categories: list } = response.json() as { categories: { name: string; productCount: number }[] };
     expect(list.length).toBeGreaterThan(3);
-    expect(list.find((c) => c.name === 'Desk & Office')?.productCount).toBeGreaterThan(0);
+    expect(list.find((c) => c.name === 'Decor')?.productCount).toBeGreaterThan(0);
   });
 });
