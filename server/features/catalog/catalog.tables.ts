@@ -56,6 +56,13 @@ export const products = pgTable(
     index('products_status_created_idx').on(t.status, t.createdAt),
     index('products_status_title_idx').on(t.status, t.title),
     index('products_ali_id_idx').on(t.aliId),
+    // The products tab's sorts over every status (issue 13), the id breaking ties; titles by
+    // code point, as the users tab sorts names, so both databases give one order.
+    index('products_title_sort_idx').on(sql`lower(${t.title}) COLLATE "C"`, t.id),
+    index('products_price_id_idx').on(t.price, t.id),
+    index('products_stock_id_idx').on(t.stock, t.id),
+    index('products_sales_id_idx').on(t.sales, t.id),
+    index('products_created_id_idx').on(t.createdAt, t.id),
     index('products_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
     index('products_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('products_search_fts_idx').using('gin', sql`to_tsvector('english', ${t.searchText})`),
