@@ -17,6 +17,7 @@ import { settingsDefaults } from '#common/settings-defaults.ts';
 import { createAdapters } from '#server/adapters/adapters.ts';
 import type { AiProvider } from '#server/adapters/ai/ai-provider.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
+import type { Marketplace } from '#server/adapters/marketplace/marketplace.ts';
 import type { PaymentProcessor } from '#server/adapters/payments/payment-processor.ts';
 import { MEDIA_PREFIX, type ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import type { AdEventsApi } from '#server/adapters/tracking/ad-events-api.ts';
@@ -48,6 +49,9 @@ import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts'
 import { createMarketingService, createRunningSales } from '#server/features/marketing/marketing.service.ts';
 import { salesAdminRoutes } from '#server/features/marketing/sales.admin-routes.ts';
 import { createSalesAdminService } from '#server/features/marketing/sales-admin.service.ts';
+import { marketplaceAdminRoutes } from '#server/features/marketplace/marketplace.admin-routes.ts';
+import { marketplaceRoutes } from '#server/features/marketplace/marketplace.routes.ts';
+import { createMarketplaceRefresh } from '#server/features/marketplace/marketplace-refresh.job.ts';
 import { newsletterAdminRoutes } from '#server/features/newsletter/newsletter.admin-routes.ts';
 import { newsletterRoutes } from '#server/features/newsletter/newsletter.routes.ts';
 import { createNewsletterService } from '#server/features/newsletter/newsletter.service.ts';
@@ -65,7 +69,7 @@ import { settingsRoutes } from '#server/features/settings/settings.routes.ts';
 import { createSettingsService } from '#server/features/settings/settings.service.ts';
 import { trackingRoutes } from '#server/features/tracking/tracking.routes.ts';
 import { createTrackingService } from '#server/features/tracking/tracking.service.ts';
-import { ADMIN_API_PREFIXES, requireAdminAccess } from '#server/http/admin-access.ts';
+import { ADMIN_API_PREFIXES, isAdminApiUrl, requireAdminAccess } from '#server/http/admin-access.ts';
 import { createCsrfProtection } from '#server/http/csrf.ts';
 import { clientErrorHandler, frameworkErrorHandler, handleError, sendError } from '#server/http/errors.ts';
 import { healthRoutes } from '#server/http/health.routes.ts';
@@ -100,6 +104,8 @@ export type AppDeps = {
   jobs: Jobs;
   /** The ad service's Events API; by default as configured (TIKTOK_EVENTS_TOKEN), else events are only recorded. */
   adEventsApi?: AdEventsApi | null;
+  /** The marketplace products come from; by default AliExpress when configured, else the demo marketplace. */
+  marketplace?: Marketplace;
   /** How page views are batched before they are written (by default every second or 500 rows). */
   analyticsBatch?: { maxRows?: number; intervalMs?: number };
   /** How often the live stream sends its heartbeat and checks each stream's session (15 s by default). */
@@ -176,7 +182,7 @@ export async function buildApp(deps: AppDeps) {
   });
   await settings.load();
   app.addHook('onClose', async () => settings.close());
-  const { storage, mailer, ai, payments, adEventsApi } = createAdapters(
+  const { storage, mailer, ai, payments, adEventsApi, marketplace } = createAdapters(
     config,
     {
       db,
@@ -276,7 +282,7 @@ export async function buildApp(deps: AppDeps) {
     // The admin API has its own limit (the admin scope below).
     allowList: (request) =>
       isExempt(request) ||
-      ADMIN_API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) ||
+      isAdminApiUrl(request.url) ||
       // The reviews tab's writes at the spec's paths without /api (the pages there are GETs).
       ((request.method === 'PATCH' || request.method === 'DELETE') &&
         request.url.startsWith(REVIEW_ADMIN_ALIAS_PREFIX)) ||
@@ -328,6 +334,16 @@ export async function buildApp(deps: AppDeps) {
     await api.register(analyticsRoutes, { analytics });
     await api.register(trackingRoutes, { tracking });
     await api.register(newsletterRoutes, { newsletter, settings });
+    await api.register(marketplaceRoutes, {
+      marketplace,
+      refresh: createMarketplaceRefresh({
+        db,
+        marketplace,
+        events,
+        jobs: deps.jobs,
+        log: { warn: (message, error) => app.log.warn({ err: error }, message) },
+      }),
+    });
     // The back office's API: admins only, each route by the permission table, under the admin limit.
     await api.register(async (admin) => {
       admin.addHook(
@@ -365,6 +381,7 @@ export async function buildApp(deps: AppDeps) {
       });
       await admin.register(salesAdminRoutes, { salesAdmin: createSalesAdminService({ db, events }) });
       await admin.register(productImagesAdminRoutes, { storage, db });
+      await admin.register(marketplaceAdminRoutes, { db, marketplace, storage });
       await admin.register(reviewsAdminRoutes, {
         moderation: createReviewModerationService({ db, events, refreshOverview: reviews.refreshOverview }),
       });

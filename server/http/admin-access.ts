@@ -12,9 +12,26 @@ declare module 'fastify' {
 
 /**
  * Where the admin routes live (spec 7: the lists and settings, admin management, the live
- * events' stream, and the sales tab's /api/sales); the general rate limit leaves them to the admin limit.
+ * events' stream, the sales tab's /api/sales, and the marketplace calls under /api/aliexpress/);
+ * the general rate limit leaves them to the admin limit, but for the public paths below.
  */
-export const ADMIN_API_PREFIXES = ['/api/admin/', '/api/admin-setup/', '/api/atlas/', '/api/sales'] as const;
+export const ADMIN_API_PREFIXES = [
+  '/api/admin/',
+  '/api/admin-setup/',
+  '/api/atlas/',
+  '/api/sales',
+  '/api/aliexpress/',
+] as const;
+
+/** Public routes under an admin prefix (the storefront's marketplace refresh): the general limit counts them. */
+export const PUBLIC_PATHS_UNDER_ADMIN_PREFIXES: readonly string[] = ['/api/aliexpress/refresh'];
+
+/** Whether a request URL is the admin API's (under an admin prefix, and not one of its public paths). */
+export function isAdminApiUrl(url: string): boolean {
+  const path = url.split('?', 1)[0] ?? url;
+  if (PUBLIC_PATHS_UNDER_ADMIN_PREFIXES.some((open) => path === open || path === `${open}/`)) return false;
+  return ADMIN_API_PREFIXES.some((prefix) => url.startsWith(prefix));
+}
 
 /**
  * Guards every route of the scope by the permission table: a visitor gets 401, a signed-in user

@@ -6,7 +6,7 @@ import { REVIEW_ADMIN_ALIAS_PREFIX } from '#server/features/reviews/reviews.admi
 import { signedInAs } from '#server/testing/signed-in.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
-import { ADMIN_API_PREFIXES } from './admin-access.ts';
+import { ADMIN_API_PREFIXES, PUBLIC_PATHS_UNDER_ADMIN_PREFIXES } from './admin-access.ts';
 
 /**
  * The permission matrix (issue 11): every admin route, called by a visitor, a shopper, an admin
@@ -76,6 +76,11 @@ const adminRoutes: {
     access: 'uploadProducts',
     denied: "You don't have permission to delete products.",
   },
+  // The marketplace calls of the product modals (spec 7; uploadProducts). GET /api/aliexpress/refresh is public.
+  { method: 'GET', url: '/api/aliexpress/product-info/:id', access: 'uploadProducts' },
+  { method: 'GET', url: '/api/aliexpress/product-skus/:id', access: 'uploadProducts' },
+  { method: 'POST', url: '/api/admin/fetch-aliexpress-images', access: 'uploadProducts' },
+  { method: 'POST', url: '/api/admin/upload-aliexpress-image', access: 'uploadProducts' },
   // The sales tab (spec 6: sales → uploadProducts), at the spec's /api/sales.
   { method: 'GET', url: '/api/sales', access: 'uploadProducts' },
   { method: 'GET', url: '/api/sales/targets', access: 'uploadProducts' },
@@ -140,6 +145,7 @@ describe('the permission matrix', () => {
         const url = `${stack.join('')}${match[2]}`;
         stack.push(match[2]);
         if (!match[3] || !adminPrefixes.some((prefix) => url.startsWith(prefix)) || url.endsWith('*')) return [];
+        if (PUBLIC_PATHS_UNDER_ADMIN_PREFIXES.includes(url)) return [];
         return match[3]
           .split(', ')
           .filter((method) => method !== 'HEAD')

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, expect, onTestFinished } from 'vitest';
 import type { MailMessage } from '#server/adapters/email/mailer.ts';
 import { createOutboxMailer } from '#server/adapters/email/outbox-mailer.ts';
+import type { Marketplace } from '#server/adapters/marketplace/marketplace.ts';
 import type { PaymentProcessor } from '#server/adapters/payments/payment-processor.ts';
 import { createDiskObjectStorage } from '#server/adapters/storage/disk-object-storage.ts';
 import type { AdEventsApi } from '#server/adapters/tracking/ad-events-api.ts';
@@ -28,6 +29,7 @@ export async function buildTestApp({
   jobs: givenJobs,
   payments,
   adEventsApi,
+  marketplace,
 }: {
   web?: WebMode | null;
   database?: Database;
@@ -42,6 +44,8 @@ export async function buildTestApp({
   payments?: (database: Database) => PaymentProcessor;
   /** The Events API the tracker forwards to (the adapter against its stand-in); by default none. */
   adEventsApi?: AdEventsApi | null;
+  /** The marketplace (AliExpress against its stand-in, a failing one); by default as configured: the demo marketplace. */
+  marketplace?: Marketplace;
 } = {}) {
   const db = database ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/stillwater-test-data', ...env });
@@ -71,6 +75,7 @@ export async function buildTestApp({
     },
     ...(logStream ? { logStream } : {}),
     ...(payments ? { payments: payments(db) } : {}),
+    ...(marketplace ? { marketplace } : {}),
   });
   await app.ready();
   const close = async () => {
