@@ -9,6 +9,7 @@ export * from '#server/features/channels/channels.tables.ts';
 export * from '#server/features/checkout/checkout.tables.ts';
 export * from '#server/features/dashboard/dashboard.tables.ts';
 export * from '#server/features/events/events.tables.ts';
+export * from '#server/features/fulfilment/fulfilment.tables.ts';
 export * from '#server/features/marketing/marketing.tables.ts';
 export * from '#server/features/newsletter/newsletter.tables.ts';
 export * from '#server/features/orders/orders.tables.ts';

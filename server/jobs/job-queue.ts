@@ -34,6 +34,10 @@ export function createJobs() {
         await (await sender)(name, data);
       };
     },
+    /** A job the queue runs on its cron schedule (UTC), once across the instances. */
+    schedule(definition: JobDefinition & { schedule: string }) {
+      definitions.push(definition);
+    },
     /** Sends go to this durable queue from now on. */
     attachQueue(queue: JobQueue) {
       attach((name, data) => queue.boss.send(name, data));

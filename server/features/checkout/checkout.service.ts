@@ -140,6 +140,7 @@ export function createCheckoutService({
   mailer,
   publicUrl,
   subscribeToNewsletter,
+  fulfil = async () => {},
   log,
 }: {
   db: Db;
@@ -152,6 +153,8 @@ export function createCheckoutService({
   publicUrl: string;
   /** The newsletter's own sign-up (double opt-in when the shop asks for it). */
   subscribeToNewsletter: (email: string) => Promise<unknown>;
+  /** Hands a paid order to dropship fulfilment (its supplier order is placed in the background). */
+  fulfil?: (orderId: string) => Promise<void>;
   log: (message: string, error?: unknown) => void;
 }) {
   /**
@@ -799,6 +802,8 @@ export function createCheckoutService({
     }
     events.publish({ type: 'order_created', data: { collection: 'orders', id: orderId } });
     await sendConfirmation({ orderId });
+    // The order is paid and kept whatever happens here; a failure is in the log.
+    await fulfil(orderId).catch((error: unknown) => log('handing a paid order to fulfilment failed', error));
   }
 
   /** A capture that failed: the order is cancelled, its stock and its sales' uses put back, in one transaction. */
