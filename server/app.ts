@@ -49,6 +49,8 @@ import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts'
 import { createMarketingService, createRunningSales } from '#server/features/marketing/marketing.service.ts';
 import { salesAdminRoutes } from '#server/features/marketing/sales.admin-routes.ts';
 import { createSalesAdminService } from '#server/features/marketing/sales-admin.service.ts';
+import { aiContentAdminRoutes } from '#server/features/marketplace/ai-content.admin-routes.ts';
+import { createAiContentService } from '#server/features/marketplace/ai-content.service.ts';
 import { marketplaceAdminRoutes } from '#server/features/marketplace/marketplace.admin-routes.ts';
 import { marketplaceRoutes } from '#server/features/marketplace/marketplace.routes.ts';
 import { createMarketplaceRefresh } from '#server/features/marketplace/marketplace-refresh.job.ts';
@@ -382,6 +384,15 @@ export async function buildApp(deps: AppDeps) {
       await admin.register(salesAdminRoutes, { salesAdmin: createSalesAdminService({ db, events }) });
       await admin.register(productImagesAdminRoutes, { storage, db });
       await admin.register(marketplaceAdminRoutes, { db, marketplace, storage });
+      await admin.register(aiContentAdminRoutes, {
+        aiContent: createAiContentService({
+          db,
+          ai,
+          marketplace,
+          publicUrl: config.publicUrl,
+          log: (message, error) => app.log.warn({ err: error }, message),
+        }),
+      });
       await admin.register(reviewsAdminRoutes, {
         moderation: createReviewModerationService({ db, events, refreshOverview: reviews.refreshOverview }),
       });
