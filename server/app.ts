@@ -45,6 +45,7 @@ import { dashboardAdminRoutes } from '#server/features/dashboard/dashboard.admin
 import { createDashboardService } from '#server/features/dashboard/dashboard.service.ts';
 import { createDomainEvents } from '#server/features/events/domain-events.ts';
 import { eventsAdminRoutes } from '#server/features/events/events.admin-routes.ts';
+import { createFulfilment, fulfilmentSweepJob } from '#server/features/fulfilment/fulfilment.service.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
 import { createMarketingService, createRunningSales } from '#server/features/marketing/marketing.service.ts';
 import { salesAdminRoutes } from '#server/features/marketing/sales.admin-routes.ts';
@@ -225,6 +226,17 @@ export async function buildApp(deps: AppDeps) {
   const newsletterDeps = { db, mailer, settings, jobs: deps.jobs, publicUrl: config.publicUrl };
   const newsletter = createNewsletterService({ ...newsletterDeps, events });
   const newsletterSends = createNewsletterSends(newsletterDeps);
+  // Paid orders' supplier orders, placed and followed through the marketplace (the sweep runs every minute).
+  const fulfilment = createFulfilment({
+    db,
+    marketplace,
+    events,
+    mailer,
+    jobs: deps.jobs,
+    publicUrl: config.publicUrl,
+    log: (message, error) => app.log.error({ err: error }, message),
+  });
+  deps.jobs.schedule(fulfilmentSweepJob(fulfilment));
   const checkout = createCheckoutService({
     db,
     processor: payments,
@@ -235,6 +247,7 @@ export async function buildApp(deps: AppDeps) {
     mailer,
     publicUrl: config.publicUrl,
     subscribeToNewsletter: (email) => newsletter.subscribe(email, 'checkout'),
+    fulfil: (orderId) => fulfilment.orderPaid(orderId),
     log: (message, error) => app.log.error({ err: error }, message),
   });
   const analytics = createAnalyticsService({
