@@ -14,6 +14,7 @@ import { checkoutBench, countCheckoutStatements, csrfHeaders, intentBody } from 
 import { nextClientAddress } from './client-address.ts';
 import { type DashboardBenchResult, dashboardTargets, dashboardText, measureDashboard } from './dashboard.ts';
 import { measureFirstLoadJs } from './first-load-js.ts';
+import { type ImageUploadBenchResult, imageUploadTargets, measureImageUpload } from './image-upload.ts';
 import { measureLighthouse } from './lighthouse.ts';
 import { type LiveEventsBenchResult, liveEventsTargets, liveEventsText, measureLiveEvents } from './live-events.ts';
 import { measureLoad, withBareServer } from './load.ts';
@@ -50,6 +51,7 @@ const sectionNames = [
   'live-events',
   'orders-export',
   'admin-lists',
+  'image-upload',
 ] as const;
 type Section = (typeof sectionNames)[number];
 /** `npm run bench -- reviews` measures only the sections named; none named measures all. */
@@ -316,7 +318,7 @@ async function main(): Promise<number> {
     return true;
   });
   // These sections run their own shops: the embedded one is for the other sections.
-  const ownShops: Section[] = ['dashboard', 'live-events', 'orders-export', 'admin-lists'];
+  const ownShops: Section[] = ['dashboard', 'live-events', 'orders-export', 'admin-lists', 'image-upload'];
   const embeddedSections = sections.some((section) => !ownShops.includes(section));
   const shop = built && embeddedSections ? await stage('start the shop', results.errors, () => startShop()) : null;
   if (shop) {
@@ -361,6 +363,11 @@ async function main(): Promise<number> {
     adminLists = await stage('admin lists at 100,000 rows on PostgreSQL', results.errors, () => measureAdminLists());
   }
 
+  let imageUpload: ImageUploadBenchResult | null = null;
+  if (built && sections.includes('image-upload')) {
+    imageUpload = await stage('image upload: a 4,000 × 3,000 JPEG', results.errors, () => measureImageUpload());
+  }
+
   // An interrupted run records nothing: latest.json keeps the last complete run.
   if (interrupted) return 130;
   results.durationSeconds = (performance.now() - started) / 1000;
@@ -397,6 +404,10 @@ async function main(): Promise<number> {
       Object.assign(results, { ordersExport });
       process.stdout.write(`\n${ordersExportText(ordersExport)}`);
     }
+  }
+  if (sections.includes('image-upload')) {
+    targets.push(...imageUploadTargets(imageUpload));
+    if (imageUpload) Object.assign(results, { imageUpload });
   }
   process.stdout.write(`\n${summary(results, targets)}\n`);
   await writeResults(results, targets);
