@@ -81,6 +81,9 @@ const adminRoutes: {
   { method: 'GET', url: '/api/aliexpress/product-skus/:id', access: 'uploadProducts' },
   { method: 'POST', url: '/api/admin/fetch-aliexpress-images', access: 'uploadProducts' },
   { method: 'POST', url: '/api/admin/upload-aliexpress-image', access: 'uploadProducts' },
+  // The AI Content Generator (spec 7; uploadProducts).
+  { method: 'POST', url: '/api/aliexpress/ai-extract/:productId', access: 'uploadProducts' },
+  { method: 'POST', url: '/api/aliexpress/ai-extract-by-ali/:aliId', access: 'uploadProducts' },
   // The sales tab (spec 6: sales → uploadProducts), at the spec's /api/sales.
   { method: 'GET', url: '/api/sales', access: 'uploadProducts' },
   { method: 'GET', url: '/api/sales/targets', access: 'uploadProducts' },
