@@ -1,5 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import {
+  AI_AUDIENCE_MAX,
+  AI_KEYWORDS_MAX,
+  AI_PROMPT_MAX,
   aiContentMessages,
   aiFieldLabels,
   aiFields,
@@ -162,7 +165,7 @@ export function AiContentGenerator({
             id={ids.prompt}
             rows={4}
             value={form.prompt}
-            maxLength={2000}
+            maxLength={AI_PROMPT_MAX}
             onChange={(event) => update({ prompt: event.target.value, presetId: null })}
             className={`mt-1 ${input}`}
           />
@@ -204,14 +207,14 @@ export function AiContentGenerator({
             label="Target audience (optional)"
             value={form.targetAudience}
             onChange={(targetAudience) => update({ targetAudience })}
-            inputProps={{ maxLength: 200, placeholder: 'e.g. people working from home' }}
+            inputProps={{ maxLength: AI_AUDIENCE_MAX, placeholder: 'e.g. people working from home' }}
           />
           <InputField
             label="Focus keywords (optional)"
             value={form.keywords}
             onChange={(keywords) => update({ keywords })}
             hint="Separate keywords with commas"
-            inputProps={{ maxLength: 300 }}
+            inputProps={{ maxLength: AI_KEYWORDS_MAX }}
           />
         </div>
 
