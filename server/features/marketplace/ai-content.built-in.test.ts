@@ -90,6 +90,9 @@ describe('the built-in product copy', () => {
     ['MEDITATION CUSHION Buckwheat Hulls ZAFU', 'Meditation Cushion Buckwheat Hulls ZAFU'],
     ['Wholesale Dropshipping Candle Candle Candle Set of 3', 'Candle Set of 3'],
     ['Himalayan Salt Lamp on Wooden Base', 'Himalayan Salt Lamp on Wooden Base'],
+    ['Hot Stone Massage Set', 'Hot Stone Massage Set'],
+    ['New Moon Lamp (Dimmable)', 'New Moon Lamp Dimmable'],
+    ['[2024 NEW] Original Lotus Fountain', 'Lotus Fountain'],
   ])('cleans the title %j', (raw, clean) => {
     expect(cleanTitle(raw)).toBe(clean);
   });

@@ -69,16 +69,20 @@ const NOISE_PHRASES = [
   'limited offer',
   'promotion',
   'cheap',
-  'newest',
-  'latest',
-  'trending',
-  'hot',
-  'new',
-  'original',
-  'genuine',
-  'official',
+  'new releases',
+  'best sellers',
   'aliexpress',
 ];
+/**
+ * Words that are noise in front of a listing that has other noise ('2024 New Hot Sale ...', '【Hot】 ...'),
+ * and part of the name otherwise ('Hot Stone Massage Set', 'New Moon Lamp').
+ */
+const LEADING_NOISE = ['new', 'hot', 'newest', 'latest', 'trending', 'original', 'genuine', 'official', 'upgraded'];
+const leadingNoisePattern = new RegExp(
+  `^(?:[\\s,;:/&+|()\\[\\]【】-]*(?:${LEADING_NOISE.join('|')}|20[1-3]\\d|1\\s?pcs?)(?![\\p{L}\\p{N}]))+`,
+  'iu',
+);
+const leadingWordsPattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${LEADING_NOISE.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
 const noisePattern = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:${NOISE_PHRASES.map((phrase) => phrase.replace(' ', '[\\s-]+')).join('|')}|20[1-3]\\d|1\\s?pcs?)(?![\\p{L}\\p{N}])`,
   'giu',
@@ -113,8 +117,18 @@ const SMALL_WORDS = new Set([
 
 /** A listing title made readable: noise and repeated words removed, capitalised, cut to a sensible length. */
 export function cleanTitle(raw: string): string {
-  let text = plain(raw).replace(/[【】[\]{}<>()（）]/g, ' ');
-  text = text.replace(noisePattern, ' ');
+  let noisy = false;
+  // A bracketed label of noise ('【Hot】', '[2024 NEW]') goes whole; other brackets are opened.
+  let text = plain(raw).replace(/[【[(（{]([^】\])）}]*)[】\])）}]/g, (_, inner: string) => {
+    const isNoise = inner.replace(noisePattern, ' ').replace(leadingWordsPattern, ' ').trim() === '';
+    noisy ||= isNoise;
+    return isNoise ? ' ' : ` ${inner} `;
+  });
+  text = text.replace(/[【】[\]{}<>()（）]/g, ' ');
+  const stripped = text.replace(noisePattern, ' ');
+  noisy ||= stripped !== text;
+  // 'New' and 'Hot' in front are noise in a listing that has other noise, part of the name otherwise.
+  text = noisy ? stripped.replace(leadingNoisePattern, ' ') : stripped;
   const seen = new Set<string>();
   const words: string[] = [];
   for (const word of text.split(/\s+/)) {
