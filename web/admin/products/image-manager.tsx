@@ -121,12 +121,11 @@ export function ImageManager({
   // After a keyboard move, the focus stays on the moved cell's button (or its other one at an end).
   useEffect(() => {
     if (!focusKey || !grid.current) return;
-    const [key, direction] = focusKey.split('\u0000');
-    const buttons = [...grid.current.querySelectorAll<HTMLButtonElement>('button[data-move]')].filter(
-      (button) => button.dataset.item === key,
+    const [key, action] = focusKey.split('\u0000');
+    const buttons = [...grid.current.querySelectorAll<HTMLButtonElement>('button[data-action]')].filter(
+      (button) => button.dataset.item === key && !button.disabled,
     );
-    const same = buttons.find((button) => button.dataset.move === direction && !button.disabled);
-    (same ?? buttons.find((button) => !button.disabled))?.focus();
+    (buttons.find((button) => button.dataset.action === action) ?? buttons[0])?.focus();
     setFocusKey(null);
   }, [focusKey]);
 
@@ -154,9 +153,10 @@ export function ImageManager({
   const commitGrid = (next: GridItem[]) => {
     const result = fromGridItems(next);
     commitImages(result.images);
-    if (showSkuPosition && result.skuImagePosition !== fromGridItems(items).skuImagePosition) {
-      onSkuImagePositionChange(result.skuImagePosition);
-    }
+    // An unset position (after the last image) stays unset while the block stays last.
+    const position =
+      skuImagePosition === null && result.skuImagePosition === result.images.length ? null : result.skuImagePosition;
+    if (showSkuPosition && position !== skuImagePosition) onSkuImagePositionChange(position);
   };
 
   const itemLabel = (item: GridItem, index: number) =>
@@ -269,6 +269,12 @@ export function ImageManager({
     }
   }
 
+  /** Closes the rename field; the focus goes back to the image's Rename button. */
+  function closeRename(url = renaming?.url) {
+    setRenaming(null);
+    if (url) setFocusKey(`${url}\u0000rename`);
+  }
+
   async function submitRename() {
     if (!renaming) return;
     const name = renameBase(renaming.value);
@@ -284,7 +290,7 @@ export function ImageManager({
         { body: { url: renaming.url, name } },
       );
       commitImages(dedupeImageUrls(latest.current.map((current) => (current === renaming.url ? url : current))));
-      setRenaming(null);
+      closeRename(url);
       show('success', `Image renamed to ${imageDisplayName(url)}.`);
     } catch {
       setRenaming((current) => (current ? { ...current, busy: false } : current));
@@ -330,9 +336,7 @@ export function ImageManager({
           type="file"
           multiple
           accept={[...IMAGE_TYPES, '.jpg', '.jpeg', '.png', '.webp'].join(',')}
-          className="sr-only"
-          tabIndex={-1}
-          aria-hidden="true"
+          hidden
           onChange={(event) => {
             const files = [...(event.currentTarget.files ?? [])];
             event.currentTarget.value = '';
@@ -421,7 +425,7 @@ export function ImageManager({
             return (
               <li
                 key={key}
-                draggable
+                draggable={renaming?.url !== key}
                 onDragStart={(event) => {
                   setDragging(index);
                   event.dataTransfer.effectAllowed = 'move';
@@ -456,19 +460,22 @@ export function ImageManager({
                   <Thumbnail url={item.url} alt={label} />
                 )}
                 {item.kind === 'image' && renaming?.url === item.url ? (
-                  <form
+                  // Not a form: the manager sits inside the product's form, and forms do not nest.
+                  <fieldset
                     className="mt-2 space-y-1"
-                    onSubmit={(event) => {
-                      event.preventDefault();
-                      void submitRename();
-                    }}
                     onKeyDown={(event) => {
                       if (event.key === 'Escape') {
+                        // The rename closes, not the modal around the manager.
                         event.stopPropagation();
-                        setRenaming(null);
+                        closeRename();
+                      } else if (event.key === 'Enter' && event.target instanceof HTMLInputElement) {
+                        // Enter saves the name instead of submitting the product's form.
+                        event.preventDefault();
+                        void submitRename();
                       }
                     }}
                   >
+                    <legend className="sr-only">Rename {label}</legend>
                     <label htmlFor={`${id}-rename`} className={`${labelStyle} text-xs`}>
                       New name
                     </label>
@@ -489,14 +496,19 @@ export function ImageManager({
                       </p>
                     ) : null}
                     <div className="flex gap-1">
-                      <button type="submit" className={`${primaryButton} px-3 py-1 text-xs`} disabled={renaming.busy}>
+                      <button
+                        type="button"
+                        className={`${primaryButton} px-3 py-1 text-xs`}
+                        disabled={renaming.busy}
+                        onClick={() => void submitRename()}
+                      >
                         {renaming.busy ? 'Saving…' : 'Save'}
                       </button>
-                      <button type="button" className={smallButton} onClick={() => setRenaming(null)}>
+                      <button type="button" className={smallButton} onClick={() => closeRename()}>
                         Cancel
                       </button>
                     </div>
-                  </form>
+                  </fieldset>
                 ) : (
                   <p className="mt-1 truncate text-xs text-stone-700" title={label}>
                     {item.kind === 'sku'
@@ -508,7 +520,7 @@ export function ImageManager({
                   <button
                     type="button"
                     className={smallButton}
-                    data-move="earlier"
+                    data-action="earlier"
                     data-item={key}
                     disabled={index === 0}
                     aria-label={`Move ${label} earlier`}
@@ -519,7 +531,7 @@ export function ImageManager({
                   <button
                     type="button"
                     className={smallButton}
-                    data-move="later"
+                    data-action="later"
                     data-item={key}
                     disabled={index === items.length - 1}
                     aria-label={`Move ${label} later`}
@@ -532,6 +544,8 @@ export function ImageManager({
                       <button
                         type="button"
                         className={smallButton}
+                        data-action="rename"
+                        data-item={key}
                         aria-label={`Rename ${label}`}
                         onClick={() =>
                           setRenaming({ url: item.url, value: imageDisplayName(item.url), error: null, busy: false })

@@ -283,127 +283,135 @@ function ProductForm({
         </>
       }
     >
-      <form ref={formRef} id={formId} onSubmit={(event) => void submit(event)} noValidate className="grid gap-5">
-        {saveError ? (
-          <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
-            {saveError}
-          </p>
-        ) : null}
-        <fieldset className="rounded-xl border border-sage-100 p-4">
-          <legend className="px-1 text-sm font-medium text-stone-800">Marketplace</legend>
-          <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
-            <InputField
-              label="AliExpress Product ID or URL (required)"
-              value={form.aliInput}
-              onChange={(value) => set('aliInput', value)}
-              error={errors.aliInput}
-              hint={
-                aliId && aliId !== form.aliInput.trim()
-                  ? `Product ID ${aliId}`
-                  : 'The number, or a product page address.'
-              }
-              inputProps={{ required: true, maxLength: 2000, spellCheck: false }}
-            />
-            <div className="flex flex-wrap gap-2">
-              <button
-                type="button"
-                className={secondaryButton}
-                disabled={fetching !== null}
-                onClick={() => void fetchInfo()}
-              >
-                {fetching === 'info' ? 'Fetching…' : 'Fetch Product Info'}
-              </button>
-              {editing ? null : fetchSkusButton}
+      {/* The form scrolls inside the panel: a panel taller than the window would lose its top. */}
+      <div className="-mx-6 max-h-[calc(100vh-13rem)] overflow-y-auto px-6">
+        <form ref={formRef} id={formId} onSubmit={(event) => void submit(event)} noValidate className="grid gap-5 pb-1">
+          {saveError ? (
+            <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
+              {saveError}
+            </p>
+          ) : null}
+          <fieldset className="rounded-xl border border-sage-100 p-4">
+            <legend className="px-1 text-sm font-medium text-stone-800">Marketplace</legend>
+            <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
+              <InputField
+                label="AliExpress Product ID or URL (required)"
+                value={form.aliInput}
+                onChange={(value) => set('aliInput', value)}
+                error={errors.aliInput}
+                hint={
+                  aliId && aliId !== form.aliInput.trim()
+                    ? `Product ID ${aliId}`
+                    : 'The number, or a product page address.'
+                }
+                inputProps={{ required: true, maxLength: 2000, spellCheck: false }}
+              />
+              <div className="flex flex-wrap gap-2">
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  disabled={fetching !== null}
+                  onClick={() => void fetchInfo()}
+                >
+                  {fetching === 'info' ? 'Fetching…' : 'Fetch Product Info'}
+                </button>
+                {editing ? null : fetchSkusButton}
+              </div>
             </div>
-          </div>
-          <div aria-live="polite">
-            {notice ? (
-              <p
-                role={notice.kind === 'error' ? 'alert' : 'status'}
-                className={`mt-3 text-sm ${notice.kind === 'error' ? 'text-red-800' : 'text-stone-700'}`}
-              >
-                {notice.text}
-              </p>
-            ) : null}
-          </div>
-          <div className="mt-3 grid gap-3 sm:grid-cols-3">
-            {product ? <ReadOnly label="Product ID" value={product.id} /> : null}
-            <ReadOnly label="Marketplace stock" value={form.marketStock === null ? '—' : String(form.marketStock)} />
-            {form.aliExpressPrice !== null ? (
-              <ReadOnly label="Marketplace price" value={formatCents(form.aliExpressPrice)} />
-            ) : null}
-          </div>
-        </fieldset>
+            <div aria-live="polite">
+              {notice ? (
+                <p
+                  role={notice.kind === 'error' ? 'alert' : 'status'}
+                  className={`mt-3 text-sm ${notice.kind === 'error' ? 'text-red-800' : 'text-stone-700'}`}
+                >
+                  {notice.text}
+                </p>
+              ) : null}
+            </div>
+            <div className="mt-3 grid gap-3 sm:grid-cols-3">
+              {product ? <ReadOnly label="Product ID" value={product.id} /> : null}
+              <ReadOnly label="Marketplace stock" value={form.marketStock === null ? '—' : String(form.marketStock)} />
+              {form.aliExpressPrice !== null ? (
+                <ReadOnly label="Marketplace price" value={formatCents(form.aliExpressPrice)} />
+              ) : null}
+            </div>
+          </fieldset>
 
-        <div className="grid gap-4 sm:grid-cols-2">
-          <InputField
-            label="Title (required)"
-            value={form.title}
-            onChange={(value) => set('title', value)}
-            error={errors.title}
-            inputProps={{ required: true, maxLength: 200 }}
-          />
-          <InputField
-            label="URL slug"
-            value={form.slug}
-            onChange={(value) => set('slug', value)}
-            error={errors.slug}
-            hint={editing ? 'Empty keeps the current one.' : 'Empty: made from the title.'}
-            inputProps={{ maxLength: 100, spellCheck: false }}
-          />
-          <div className="sm:col-span-2">
+          <div className="grid gap-4 sm:grid-cols-2">
             <InputField
-              label="Description"
-              value={form.description}
-              onChange={(value) => set('description', value)}
-              multiline
-              rows={6}
+              label="Title (required)"
+              value={form.title}
+              onChange={(value) => set('title', value)}
+              error={errors.title}
+              inputProps={{ required: true, maxLength: 200 }}
+            />
+            <InputField
+              label="URL slug"
+              value={form.slug}
+              onChange={(value) => set('slug', value)}
+              error={errors.slug}
+              hint={editing ? 'Empty keeps the current one.' : 'Empty: made from the title.'}
+              inputProps={{ maxLength: 100, spellCheck: false }}
+            />
+            <div className="sm:col-span-2">
+              <InputField
+                label="Description"
+                value={form.description}
+                onChange={(value) => set('description', value)}
+                multiline
+                rows={6}
+              />
+            </div>
+            <InputField
+              label="Price in USD (required)"
+              type="number"
+              value={form.price}
+              onChange={(value) => set('price', value)}
+              error={errors.price}
+              hint={one ? 'Also the price of the one SKU.' : undefined}
+              inputProps={{ required: true, min: 0, step: 0.01 }}
+            />
+            <InputField
+              label="Sale price in USD"
+              type="number"
+              value={form.salePrice}
+              onChange={(value) => set('salePrice', value)}
+              error={errors.salePrice}
+              hint="Optional."
+              inputProps={{ min: 0, step: 0.01 }}
+            />
+            <SelectField
+              label="Status"
+              value={form.status}
+              options={statusOptions}
+              onChange={(v) => set('status', v)}
             />
           </div>
-          <InputField
-            label="Price in USD (required)"
-            type="number"
-            value={form.price}
-            onChange={(value) => set('price', value)}
-            error={errors.price}
-            hint={one ? 'Also the price of the one SKU.' : undefined}
-            inputProps={{ required: true, min: 0, step: 0.01 }}
-          />
-          <InputField
-            label="Sale price in USD"
-            type="number"
-            value={form.salePrice}
-            onChange={(value) => set('salePrice', value)}
-            error={errors.salePrice}
-            hint="Optional."
-            inputProps={{ min: 0, step: 0.01 }}
-          />
-          <SelectField label="Status" value={form.status} options={statusOptions} onChange={(v) => set('status', v)} />
-        </div>
 
-        <CategoryPicker
-          selected={form.categories}
-          choices={categories}
-          onChange={(value) => set('categories', value)}
-        />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <DynamicList legend="Tags" noun="Tag" rows={form.tags} onChange={(value) => set('tags', value)} />
-          <DynamicList
-            legend="Features"
-            noun="Feature"
-            rows={form.features}
-            onChange={(value) => set('features', value)}
+          <CategoryPicker
+            selected={form.categories}
+            choices={categories}
+            onChange={(value) => set('categories', value)}
           />
-        </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <DynamicList legend="Tags" noun="Tag" rows={form.tags} onChange={(value) => set('tags', value)} />
+            <DynamicList
+              legend="Features"
+              noun="Feature"
+              rows={form.features}
+              onChange={(value) => set('features', value)}
+            />
+          </div>
 
-        <SkuVariantsSection
-          form={form}
-          onChange={(change) => setForm((current) => ({ ...current, ...change }))}
-          fetchButton={editing ? fetchSkusButton : null}
-          productImages={form.images}
-          uploadImage={null}
-        />
-      </form>
+          <SkuVariantsSection
+            form={form}
+            onChange={(change) => setForm((current) => ({ ...current, ...change }))}
+            fetchButton={editing ? fetchSkusButton : null}
+            productImages={form.images}
+            uploadImage={null}
+          />
+        </form>
+      </div>
       {dialog}
     </Modal>
   );

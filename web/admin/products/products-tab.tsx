@@ -160,7 +160,7 @@ export default function ProductsTab() {
         </button>
       </div>
       <div className="mt-4 flex flex-wrap items-end gap-3">
-        <SearchField label="Search products" value={search} onSearch={setSearch} />
+        <SearchField label="Search products by title or AliExpress ID" value={search} onSearch={setSearch} />
         <SelectField label="Category" value={category} options={categoryOptions} onChange={setCategory} />
         <SortControls sort={sort} options={sortOptions} onChange={setSort} />
       </div>

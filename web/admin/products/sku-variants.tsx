@@ -171,7 +171,6 @@ export function SkuVariantsSection({
                   <button
                     type="button"
                     onClick={() => setEditing({ draft: skuDraftOf(variant), index })}
-                    aria-label={`Edit SKU ${variant.name}`}
                     className="flex w-full items-start gap-3 rounded-lg border border-sage-200 p-3 text-left text-sm hover:bg-sage-50"
                   >
                     <img
@@ -182,7 +181,10 @@ export function SkuVariantsSection({
                       className="h-12 w-12 rounded object-cover"
                     />
                     <span className="min-w-0 flex-1">
-                      <span className="block truncate font-medium text-stone-900">{variant.name}</span>
+                      <span className="block truncate font-medium text-stone-900">
+                        <span className="sr-only">Edit SKU </span>
+                        {variant.name}
+                      </span>
                       <span className="block text-stone-700">
                         {formatCents(variant.price)}
                         {variant.salePrice !== null ? ` · sale ${formatCents(variant.salePrice)}` : ''}
@@ -317,7 +319,7 @@ function SkuEditor({
         </>
       }
     >
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="-mx-6 grid max-h-[calc(100vh-13rem)] gap-4 overflow-y-auto px-6 pb-1 sm:grid-cols-2">
         {error ? (
           <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800 sm:col-span-2">
             {error}
