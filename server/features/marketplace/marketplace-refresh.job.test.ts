@@ -173,4 +173,20 @@ describe('the marketplace refresh', () => {
     expect(refresh.request()).toEqual({ started: true });
     await done();
   });
+
+  test('refused credentials stop the run at the first product instead of failing once per product', async () => {
+    const asked: string[] = [];
+    const refused: Marketplace = {
+      ...demo,
+      async getProduct(id) {
+        asked.push(id);
+        throw new MarketplaceError('auth', 'AliExpress refused the access token');
+      },
+    };
+    const { refresh, warnings, done } = setUp(refused);
+    refresh.request();
+    await done();
+    expect(asked).toHaveLength(1);
+    expect(warnings).toEqual([expect.stringContaining('stopped')]);
+  });
 });

@@ -100,8 +100,8 @@ export function createMarketplaceRefresh({
         try {
           if (await refreshProduct({ id: product.id, aliId: product.aliId })) changed += 1;
         } catch (error) {
-          // The marketplace is down or throttling: the rest waits for the next refresh.
-          if (error instanceof MarketplaceError && error.transient) {
+          // The marketplace is down, throttling or refusing the credentials: the rest waits for the next refresh.
+          if (error instanceof MarketplaceError && (error.transient || error.code === 'auth')) {
             log.warn(`Marketplace refresh stopped at product ${product.id}: ${error.message}`);
             return { changed, stopped: true };
           }
