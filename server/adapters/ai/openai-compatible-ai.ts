@@ -15,14 +15,16 @@ export type OpenAiCompatibleOptions = {
 };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** The answers of a server that will not take a request's pictures (a key refused or a rate limit would fail again without them). */
+const PICTURES_REFUSED = new Set([400, 413, 415, 422]);
 /** What the log keeps of a server's or a model's own words. */
 const DETAIL_MAX = 200;
 
 /**
  * A model behind any OpenAI-compatible chat-completions server (OpenAI, Ollama, llama.cpp, vLLM,
  * LM Studio), asked for structured output: the task's instructions are the system message, its
- * prompt the user message, and `response_format` carries the task's schema as a strict JSON
- * schema. The answer is parsed and checked with the task's zod schema on our side too (some
+ * prompt the user message (with the task's https pictures as image parts, when it has any), and
+ * `response_format` carries the task's schema as a strict JSON schema. The answer is parsed and checked with the task's zod schema on our side too (some
  * servers accept a schema without enforcing it). Any failure (unreachable, timed out, an HTTP
  * error, a refusal, an answer cut off, not JSON, off-schema) is logged in one line and the task's
  * built-in answer is returned. The only file that imports the `openai` package.
@@ -80,9 +82,7 @@ export function createOpenAiCompatibleAi({
       return await answer(task, prompt, images);
     } catch (error) {
       // A model that cannot see (or a server that will not fetch the pictures) refuses the request: ask without them.
-      if (!(error instanceof APIError) || error.status === undefined || error.status < 400 || error.status >= 500) {
-        throw error;
-      }
+      if (!(error instanceof APIError) || !PICTURES_REFUSED.has(error.status ?? 0)) throw error;
       log(
         `AI task ${task.name} (model ${model}): the pictures were refused (HTTP ${error.status}); asked without them`,
       );
