@@ -53,6 +53,19 @@ export const AdminOrder = z.object({
   user: z.nullable(z.object({ username: z.string() })),
   /** The card that paid: brand and last four digits only (null for orders without a card payment). */
   payment: z.nullable(z.object({ brand: z.nullable(z.string()), last4: z.nullable(z.string()) })),
+  /**
+   * The dropship fulfilment (issue 13): where the supplier order stands, and what went wrong last
+   * (a failure a person must look at is state 'failed'); null for orders never handed over.
+   */
+  fulfilment: z.nullable(
+    z.object({
+      state: z.enum(['queued', 'placing', 'retry', 'placed', 'failed', 'done']),
+      attempts: z.int(),
+      supplierStatus: z.nullable(z.string()),
+      lastError: z.nullable(z.string()),
+      updatedAt: z.string(),
+    }),
+  ),
   timeline: z.array(AdminOrderTimelineEntry),
 });
 export type AdminOrder = z.infer<typeof AdminOrder>;

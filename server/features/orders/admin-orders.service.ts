@@ -5,6 +5,7 @@ import type { Db } from '#server/db/client.ts';
 import { countedPage, sortKeys } from '#server/db/counted-page.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import { payments } from '#server/features/checkout/checkout.tables.ts';
+import { fulfilments } from '#server/features/fulfilment/fulfilment.tables.ts';
 import { paidStatuses } from './order-status.ts';
 import { orderItems, orderSearchText, orders } from './orders.tables.ts';
 
@@ -226,7 +227,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
       page: (filter, matchesFirst) => selectOrders(db, filter, query, matchesFirst).limit(query.limit).offset(offset),
     });
     const ids = rows.map((row) => row.id);
-    const [lines, cards] = await Promise.all([
+    const [lines, cards, supply] = await Promise.all([
       linesOf(ids),
       ids.length === 0
         ? []
@@ -234,10 +235,25 @@ export function createAdminOrdersService({ db }: { db: Db }) {
             .select({ orderId: payments.orderId, brand: payments.cardBrand, last4: payments.cardLast4 })
             .from(payments)
             .where(inArray(payments.orderId, ids)),
+      ids.length === 0 ? [] : db.select().from(fulfilments).where(inArray(fulfilments.orderId, ids)),
     ]);
     const cardOf = new Map(cards.map(({ orderId, ...card }) => [orderId, card]));
+    const fulfilmentOf = new Map(
+      supply.map((row) => [
+        row.orderId,
+        {
+          state: row.state,
+          attempts: row.attempts,
+          supplierStatus: row.supplierStatus,
+          lastError: row.lastError,
+          updatedAt: row.updatedAt.toISOString(),
+        },
+      ]),
+    );
     return {
-      orders: rows.map((row) => toAdminOrder(row, lines.get(row.id) ?? [], cardOf.get(row.id) ?? null)),
+      orders: rows.map((row) =>
+        toAdminOrder(row, lines.get(row.id) ?? [], cardOf.get(row.id) ?? null, fulfilmentOf.get(row.id) ?? null),
+      ),
       pagination: paginationOf(query.page, query.limit, total),
     };
   }
@@ -286,6 +302,7 @@ function toAdminOrder(
   row: AdminOrderRow,
   lines: OrderLine[],
   card: { brand: string | null; last4: string | null } | null,
+  fulfilment: AdminOrder['fulfilment'],
 ): AdminOrder {
   const address = row.shippingAddress;
   return {
@@ -316,6 +333,7 @@ function toAdminOrder(
     aliTrackingNumber: row.aliTrackingNumber,
     user: row.username === null ? null : { username: row.username },
     payment: card,
+    fulfilment,
     timeline: timelineOf(row),
   };
 }

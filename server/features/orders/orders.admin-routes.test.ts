@@ -5,6 +5,7 @@ import type { AdminOrder } from '#common/contracts/admin/orders.ts';
 import type { OrderStatus } from '#common/contracts/orders.ts';
 import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { payments } from '#server/features/checkout/checkout.tables.ts';
+import { fulfilments } from '#server/features/fulfilment/fulfilment.tables.ts';
 import { signedInAs } from '#server/testing/signed-in.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
@@ -215,6 +216,7 @@ describe('GET /api/admin/orders', () => {
       aliTrackingNumber: null,
       user: { username: account.username },
       payment: { brand: 'visa', last4: '4242' },
+      fulfilment: null,
       timeline: [
         { event: 'created', status: null, at: new Date(base).toISOString() },
         { event: 'paid', status: null, at: new Date(base).toISOString() },
@@ -226,6 +228,24 @@ describe('GET /api/admin/orders', () => {
     expect(grace).toMatchObject({ user: null, payment: null, aliTrackingNumber: 'LP00100002' });
     const [pending] = await listed('statusFilter=pending');
     expect(pending?.timeline.map((entry) => entry.event)).toEqual(['created']);
+  });
+
+  test('a supplier order that needs a person shows on the order, with the reason', async () => {
+    const [grace] = await listed('search=grace');
+    await db.insert(fulfilments).values({
+      orderId: grace?.id as string,
+      state: 'failed',
+      attempts: 3,
+      supplierStatus: 'FINISH',
+      lastError: 'The supplier cancelled the order: refund the shopper or place it again by hand',
+    });
+    const [after] = await listed('search=grace');
+    expect(after?.fulfilment).toMatchObject({
+      state: 'failed',
+      attempts: 3,
+      supplierStatus: 'FINISH',
+      lastError: 'The supplier cancelled the order: refund the shopper or place it again by hand',
+    });
   });
 
   test('search: order number, name or email, case aside, % and _ literal', async () => {

@@ -13,6 +13,16 @@ const timelineLabels: Record<AdminOrder['timeline'][number]['event'], string> = 
 };
 
 /** A label and its value in the detail modal. */
+/** Where the supplier order stands (server/features/fulfilment), in words. */
+const fulfilmentLabels: Record<NonNullable<AdminOrder['fulfilment']>['state'], string> = {
+  queued: 'Waiting to be placed',
+  placing: 'Being placed',
+  retry: 'Placing failed; trying again',
+  placed: 'Placed with the supplier',
+  failed: 'Needs attention',
+  done: 'Finished',
+};
+
 function Detail({ term, children }: { term: string; children: React.ReactNode }) {
   return (
     <div>
@@ -87,6 +97,20 @@ function OrderBody({ order }: { order: AdminOrder }) {
         </Detail>
         <Detail term="Marketplace order">{order.aliOrderId ?? 'Not placed yet'}</Detail>
         <Detail term="Tracking number">{order.aliTrackingNumber ?? 'Not shipped yet'}</Detail>
+        {order.fulfilment ? (
+          <Detail term="Fulfilment">
+            <span className={order.fulfilment.state === 'failed' ? 'font-medium text-red-800' : undefined}>
+              {fulfilmentLabels[order.fulfilment.state]}
+            </span>
+            {order.fulfilment.supplierStatus ? ` (${order.fulfilment.supplierStatus})` : ''}
+            {order.fulfilment.lastError ? (
+              <>
+                <br />
+                <span className="text-red-800">{order.fulfilment.lastError}</span>
+              </>
+            ) : null}
+          </Detail>
+        ) : null}
       </dl>
 
       <div className={tableStyles.wrapper}>
