@@ -19,7 +19,7 @@ import { ApiRequestError } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { CheckboxField, InputField } from '../ui/fields.tsx';
 import { Modal } from '../ui/modal.tsx';
-import { input, label, primaryButton, secondaryButton, smallButton } from '../ui/styles.ts';
+import { input, label, primaryButton, secondaryButton } from '../ui/styles.ts';
 import {
   type AiContentForm,
   type AiContentTarget,
@@ -31,6 +31,10 @@ import {
   readAiContent,
   toggleField,
 } from './ai-content-form.ts';
+
+const presetButton = 'inline-flex items-center justify-center rounded-full border px-3 py-1 text-xs font-medium';
+const presetChosen = 'border-sage-700 bg-sage-700 text-white';
+const presetOther = 'border-sage-300 bg-white text-sage-900 hover:bg-sage-50';
 
 export type AiContentGeneratorProps = {
   open: boolean;
@@ -149,7 +153,7 @@ export function AiContentGenerator({
                 type="button"
                 aria-pressed={form.presetId === preset.id}
                 onClick={() => setForm((current) => applyPreset(current, preset))}
-                className={`${smallButton} ${form.presetId === preset.id ? 'border-sage-700 bg-sage-100 text-sage-900' : ''}`}
+                className={`${presetButton} ${form.presetId === preset.id ? presetChosen : presetOther}`}
               >
                 {preset.label}
               </button>
