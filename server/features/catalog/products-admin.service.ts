@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AdminProduct, ProductInput, ProductPatch, SkuVariantInput } from '#common/contracts/admin/products.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { IMAGE_WIDTHS } from '#common/images.ts';
@@ -175,18 +175,20 @@ export function createProductsAdminService({
       filters.push(or(ilike(products.title, pattern), eq(products.aliId, query.search)) as SQL);
     }
     if (query.categoryFilter) {
+      // The category first (by name, any case), then its products through the category's index.
+      const [category] = await db
+        .select({ id: categories.id })
+        .from(categories)
+        .where(sql`lower(${categories.name}) = lower(${query.categoryFilter})`)
+        .limit(1);
+      if (!category) return { products: [], pagination: paginationOf(query.page, query.limit, 0) };
       filters.push(
-        exists(
+        inArray(
+          products.id,
           db
-            .select({ one: sql`1` })
+            .select({ id: productCategories.productId })
             .from(productCategories)
-            .innerJoin(categories, eq(categories.id, productCategories.categoryId))
-            .where(
-              and(
-                eq(productCategories.productId, products.id),
-                sql`lower(${categories.name}) = lower(${query.categoryFilter})`,
-              ),
-            ),
+            .where(eq(productCategories.categoryId, category.id)),
         ),
       );
     }
