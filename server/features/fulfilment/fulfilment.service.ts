@@ -19,8 +19,9 @@ import { type FulfilmentState, fulfilments } from './fulfilment.tables.ts';
 export const PLACEMENT_LEASE_MS = 2 * 60_000;
 /** Attempts before a placement that keeps failing for passing reasons is handed to a person. */
 export const MAX_PLACEMENT_ATTEMPTS = 8;
-/** How often a placed supplier order's progress is read. */
+/** How often a placed supplier order's progress is read (the demo marketplace's: every minute, its steps being minutes). */
 export const PROGRESS_CHECK_MS = 15 * 60_000;
+const DEMO_PROGRESS_CHECK_MS = 60_000;
 /** A delivered order is completed after this long (the window for a problem with the parcel). */
 export const COMPLETE_AFTER_MS = 7 * 24 * 60 * 60_000;
 /** Supplier orders read per sweep, and placements retried per sweep. */
@@ -61,6 +62,7 @@ export function createFulfilment({
   log?: (message: string, error?: unknown) => void;
 }) {
   const later = (ms: number) => new Date(now().getTime() + ms);
+  const checkEvery = marketplace.name === 'demo' ? DEMO_PROGRESS_CHECK_MS : PROGRESS_CHECK_MS;
 
   async function setState(orderId: string, state: FulfilmentState, fields: Partial<FulfilmentRow> = {}) {
     await db
@@ -163,7 +165,7 @@ export function createFulfilment({
           supplierOrderIds,
           leaseUntil: null,
           lastError: null,
-          nextCheckAt: later(PROGRESS_CHECK_MS),
+          nextCheckAt: later(checkEvery),
           updatedAt: now(),
         })
         .where(
@@ -238,7 +240,7 @@ export function createFulfilment({
     } catch (error) {
       await setState(orderId, 'placed', {
         lastError: error instanceof Error ? error.message : String(error),
-        nextCheckAt: later(PROGRESS_CHECK_MS),
+        nextCheckAt: later(checkEvery),
       });
       return;
     }
@@ -251,7 +253,7 @@ export function createFulfilment({
         lastError: cancelled
           ? 'The supplier cancelled the order: refund the shopper or place it again by hand'
           : 'The supplier order is on hold (a dispute or a payment check): see the marketplace',
-        nextCheckAt: later(PROGRESS_CHECK_MS),
+        nextCheckAt: later(checkEvery),
       });
       events.publish({ type: 'order_updated', data: { collection: 'orders', id: orderId } });
       return;
@@ -278,7 +280,7 @@ export function createFulfilment({
       supplierStatus,
       lastError: null,
       deliveredAt,
-      nextCheckAt: state === 'done' ? null : later(PROGRESS_CHECK_MS),
+      nextCheckAt: state === 'done' ? null : later(checkEvery),
     });
   }
 
