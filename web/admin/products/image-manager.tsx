@@ -97,6 +97,8 @@ export function ImageManager({
   const [takingUrl, setTakingUrl] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<Renaming | null>(null);
   const [dragging, setDragging] = useState<number | null>(null);
+  // The dragged cell as the drag's own events see it (state would lag a render behind a fast drop).
+  const dragFrom = useRef<number | null>(null);
   const [dropTarget, setDropTarget] = useState<number | null>(null);
   const [filesOver, setFilesOver] = useState(false);
   const [announcement, setAnnouncement] = useState('');
@@ -427,24 +429,28 @@ export function ImageManager({
                 key={key}
                 draggable={renaming?.url !== key}
                 onDragStart={(event) => {
+                  dragFrom.current = index;
                   setDragging(index);
                   event.dataTransfer.effectAllowed = 'move';
                   event.dataTransfer.setData('text/plain', key);
                 }}
                 onDragOver={(event) => {
-                  if (dragging === null) return;
+                  if (dragFrom.current === null) return;
                   event.preventDefault();
                   event.dataTransfer.dropEffect = 'move';
                   setDropTarget(index);
                 }}
                 onDrop={(event) => {
-                  if (dragging === null) return;
+                  const from = dragFrom.current;
+                  if (from === null) return;
                   event.preventDefault();
-                  move(dragging, index, false);
+                  move(from, index, false);
+                  dragFrom.current = null;
                   setDragging(null);
                   setDropTarget(null);
                 }}
                 onDragEnd={() => {
+                  dragFrom.current = null;
                   setDragging(null);
                   setDropTarget(null);
                 }}
