@@ -246,6 +246,21 @@ describe('parsing (integrations 2.4-2.6)', () => {
     ]);
   });
 
+  test('placeholder pictures (no photo, placeholder, transparent) do not take one of the 10 places', () => {
+    const product = parseAliExpressProduct({
+      ...timer,
+      ae_multimedia_info_dto: {
+        image_urls: [
+          'https://ae01.alicdn.com/kf/no-photo.png',
+          'https://ae01.alicdn.com/kf/Placeholder_800.jpg',
+          'https://ae01.alicdn.com/kf/transparent.png',
+          ...Array.from({ length: 11 }, (_, i) => `https://ae01.alicdn.com/kf/R${i}.jpg`),
+        ].join(';'),
+      },
+    });
+    expect(product.imageUrls).toEqual(Array.from({ length: 10 }, (_, i) => `https://ae01.alicdn.com/kf/R${i}.jpg`));
+  });
+
   test('a single SKU without properties, names from sku_attr alone, repeated sku_attr, bad prices and currencies', () => {
     const single = parseAliExpressProduct(timer);
     expect(single.variants).toEqual([

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { fetchRemoteImage, marketplaceImageHosts, type RemoteFetchOptions } from '#server/http/remote-fetch.ts';
 import {
   ImageDownloadError,
+  isPlaceholderImageUrl,
   MAX_PRODUCT_IMAGES,
   type Marketplace,
   MarketplaceError,
@@ -283,7 +284,8 @@ export function parseAliExpressProduct(result: unknown): MarketplaceProduct {
   const imageUrls: string[] = [];
   for (const raw of (media?.image_urls ?? '').split(';')) {
     const url = normaliseImageUrl(raw);
-    if (url && !imageUrls.includes(url)) imageUrls.push(url);
+    // Placeholders do not take one of the 10 places.
+    if (url && !isPlaceholderImageUrl(url) && !imageUrls.includes(url)) imageUrls.push(url);
     if (imageUrls.length === MAX_PRODUCT_IMAGES) break;
   }
 

@@ -149,6 +149,11 @@ export class ImageDownloadError extends Error {
 /** The product-level pictures kept from the marketplace (back-office spec 9: the first 10). */
 export const MAX_PRODUCT_IMAGES = 10;
 
+/** Spec 5: marketplace image URLs naming no photo, a placeholder or a transparent pixel are not pictures of the product. */
+export function isPlaceholderImageUrl(url: string): boolean {
+  return /no[-_ ]?photo|placeholder|transparent/i.test(url);
+}
+
 export const marketplaceErrorCodes = [
   'auth', // the app key, the signature or the access token was refused: fix the configuration
   'rate_limited', // too many calls: wait `retryAfterMs`

@@ -4,7 +4,10 @@ import type {
   MarketplaceProduct,
   MarketplaceVariant,
 } from '#server/adapters/marketplace/marketplace.ts';
-import { MAX_PRODUCT_IMAGES as MARKETPLACE_IMAGES } from '#server/adapters/marketplace/marketplace.ts';
+import {
+  isPlaceholderImageUrl,
+  MAX_PRODUCT_IMAGES as MARKETPLACE_IMAGES,
+} from '#server/adapters/marketplace/marketplace.ts';
 import { AppError } from '#server/http/errors.ts';
 import type { RefusalReason } from '#server/http/remote-fetch.ts';
 
@@ -12,9 +15,6 @@ import type { RefusalReason } from '#server/http/remote-fetch.ts';
  * The marketplace's answers in the back office's terms (spec 3, Marketplace product info
  * response), and its failures as HTTP answers.
  */
-
-/** Spec 5: marketplace image URLs matching no photo, placeholder or transparent are ignored. */
-const NOT_A_PHOTO = /no[-_ ]?photo|placeholder|transparent/i;
 
 /** A URL compared for duplicates: scheme and host lower-cased, no query or fragment, no trailing slash. */
 export function normalisedImageUrl(url: string): string {
@@ -31,7 +31,7 @@ export function usableImageUrls(urls: readonly string[]): string[] {
   const seen = new Set<string>();
   const kept: string[] = [];
   for (const url of urls) {
-    if (NOT_A_PHOTO.test(url)) continue;
+    if (isPlaceholderImageUrl(url)) continue;
     const key = normalisedImageUrl(url);
     if (seen.has(key)) continue;
     seen.add(key);
