@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
+import type { aiExtractForMarketplaceProduct, aiExtractForProduct } from '#common/contracts/admin/ai-content.ts';
 import type {
   AdminProduct,
   createAdminProduct,
@@ -16,6 +17,10 @@ import { InputField } from '../ui/fields.tsx';
 import { SelectField } from '../ui/list-controls.tsx';
 import { Modal } from '../ui/modal.tsx';
 import { input, label as labelStyle, primaryButton, secondaryButton } from '../ui/styles.ts';
+import { aiContentRequest, checkAiContentForm, initialAiContentForm, readAiContent } from './ai-content-form.ts';
+import { AiContentGenerator } from './ai-content-generator.tsx';
+import { ImageManager } from './image-manager.tsx';
+import { uploadImageFile } from './image-upload.ts';
 import { fetchProductInfo, fetchProductSkus } from './marketplace-calls.ts';
 import { CategoryPicker, DynamicList } from './product-fields.tsx';
 import {
@@ -28,10 +33,11 @@ import {
   readProductForm,
   singleSku,
   variantOfFetched,
+  withAiContent,
   withFetchedSkus,
   withProductInfo,
 } from './product-form.ts';
-import { SkuVariantsSection } from './sku-variants.tsx';
+import { SkuVariantsSection, type UploadVariantImage } from './sku-variants.tsx';
 
 const paths = {
   one: '/api/admin/products/:id' as (typeof getAdminProduct)['path'],
@@ -114,7 +120,9 @@ function ProductForm({
   const [errors, setErrors] = useState<ProductFormErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
-  const [fetching, setFetching] = useState<'info' | 'skus' | null>(null);
+  const [fetching, setFetching] = useState<'info' | 'skus' | 'ai' | null>(null);
+  const [infoFetched, setInfoFetched] = useState(false);
+  const [aiOpen, setAiOpen] = useState(false);
   const [refusals, setRefusals] = useState(0);
   const { confirm, dialog } = useConfirm();
   const formRef = useRef<HTMLFormElement>(null);
@@ -167,6 +175,7 @@ function ProductForm({
     try {
       const info = await fetchProductInfo(aliId);
       setForm((current) => withProductInfo(current, info));
+      setInfoFetched(true);
       setNotice({
         kind: 'status',
         text: `Product info fetched: ${info.variants.length === 1 ? '1 SKU' : `${info.variants.length} SKUs`}, ${info.imageUrls.length === 1 ? '1 image' : `${info.imageUrls.length} images`}.`,
@@ -197,6 +206,66 @@ function ProductForm({
     } finally {
       setFetching(null);
     }
+  };
+
+  const existingData = {
+    title: form.title,
+    description: form.description,
+    features: form.features,
+    tags: form.tags,
+    categories: form.categories,
+  };
+  const imageUrls = [...form.images, ...form.marketplaceImages];
+  const applyAi = (content: Parameters<typeof withAiContent>[1]) => {
+    setForm((current) => withAiContent(current, content));
+    setErrors((current) => ({ ...current, title: undefined }));
+  };
+  // The marketplace row's AI Autofill: the generator's default (Complete Product Info) in one step.
+  const autofill = async () => {
+    if (!editing && !infoFetched) {
+      setNotice({ kind: 'error', text: 'Fetch product info first' });
+      return;
+    }
+    const settings = initialAiContentForm();
+    const checked = checkAiContentForm(settings, { productId: product?.id ?? null, aliId: aliId ?? '' });
+    if ('error' in checked) {
+      setNotice({ kind: 'error', text: checked.error });
+      return;
+    }
+    const body = aiContentRequest(settings, { imageUrls, existingData });
+    setFetching('ai');
+    setNotice({ kind: 'status', text: 'Writing with AI…' });
+    try {
+      const answer =
+        checked.target.kind === 'product'
+          ? await api.call<typeof aiExtractForProduct>(
+              { method: 'POST', path: '/api/aliexpress/ai-extract/:productId' },
+              { params: { productId: checked.target.productId }, body },
+            )
+          : await api.call<typeof aiExtractForMarketplaceProduct>(
+              { method: 'POST', path: '/api/aliexpress/ai-extract-by-ali/:aliId' },
+              { params: { aliId: checked.target.aliId }, body },
+            );
+      const read = readAiContent(answer);
+      if ('error' in read) {
+        setNotice({ kind: 'error', text: read.error });
+        return;
+      }
+      applyAi(read.content);
+      setNotice({ kind: 'status', text: 'AI content applied: review it before saving.' });
+    } catch (failure) {
+      setNotice({
+        kind: 'error',
+        text:
+          failure instanceof ApiRequestError ? failure.message || 'AI generation failed' : 'Failed to generate content',
+      });
+    } finally {
+      setFetching(null);
+    }
+  };
+  const uploadVariantImage: UploadVariantImage = async (file, n, onProgress) => {
+    const { url } = await uploadImageFile(file, { productId: product?.id ?? null, aliId, n }, onProgress);
+    return url;
   };
 
   const save = useMutation({
@@ -286,6 +355,14 @@ function ProductForm({
       {/* The form scrolls inside the panel: a panel taller than the window would lose its top. */}
       <div className="-mx-6 max-h-[calc(100vh-13rem)] overflow-y-auto px-6">
         <form ref={formRef} id={formId} onSubmit={(event) => void submit(event)} noValidate className="grid gap-5 pb-1">
+          <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-sage-50 px-4 py-3">
+            <p className="text-sm text-stone-700">
+              Let the AI Content Generator write the title, description, features and tags.
+            </p>
+            <button type="button" className={secondaryButton} onClick={() => setAiOpen(true)}>
+              Open AI Content Generator
+            </button>
+          </div>
           {saveError ? (
             <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
               {saveError}
@@ -316,6 +393,14 @@ function ProductForm({
                   {fetching === 'info' ? 'Fetching…' : 'Fetch Product Info'}
                 </button>
                 {editing ? null : fetchSkusButton}
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  disabled={fetching !== null}
+                  onClick={() => void autofill()}
+                >
+                  {fetching === 'ai' ? 'Writing…' : 'AI Autofill'}
+                </button>
               </div>
             </div>
             <div aria-live="polite">
@@ -408,10 +493,30 @@ function ProductForm({
             onChange={(change) => setForm((current) => ({ ...current, ...change }))}
             fetchButton={editing ? fetchSkusButton : null}
             productImages={form.images}
-            uploadImage={null}
+            uploadImage={uploadVariantImage}
+          />
+          <ImageManager
+            images={form.images}
+            onChange={(images) => set('images', images)}
+            productId={product?.id ?? null}
+            aliId={aliId}
+            marketplaceImages={form.marketplaceImages}
+            onRefreshMarketplaceImages={(images) => set('marketplaceImages', images)}
+            skuImagePosition={form.skuImagePosition}
+            onSkuImagePositionChange={(position) => set('skuImagePosition', position)}
+            showSkuPosition={!one && form.skuVariants.length > 0}
           />
         </form>
       </div>
+      <AiContentGenerator
+        open={aiOpen}
+        onClose={() => setAiOpen(false)}
+        onApply={applyAi}
+        productId={product?.id ?? null}
+        aliId={aliId ?? ''}
+        existingData={existingData}
+        imageUrls={imageUrls}
+      />
       {dialog}
     </Modal>
   );

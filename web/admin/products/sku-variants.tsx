@@ -5,9 +5,7 @@ import { formatCents } from '#common/money.ts';
 import {
   IMAGE_TYPES,
   imageCountMessage,
-  MAX_IMAGE_BYTES,
   MAX_VARIANT_IMAGES,
-  productMessages,
   SKU_IMAGE_PICKS,
   singleSkuNote,
 } from '#common/product-rules.ts';
@@ -15,6 +13,7 @@ import { InputField } from '../ui/fields.tsx';
 import { FlashMessage, useFlashMessage } from '../ui/flash-message.tsx';
 import { Modal } from '../ui/modal.tsx';
 import { dangerButton, input, label as labelStyle, primaryButton, secondaryButton, smallButton } from '../ui/styles.ts';
+import { imageFileProblem } from './image-upload.ts';
 import {
   availableToAdd,
   emptySkuDraft,
@@ -268,12 +267,9 @@ function SkuEditor({
   const onFiles = async (files: FileList | null) => {
     if (!files || !uploadImage) return;
     const list = [...files];
-    if (list.some((file) => !(IMAGE_TYPES as readonly string[]).includes(file.type))) {
-      setUpload(productMessages.imageType, 'error');
-      return;
-    }
-    if (list.some((file) => file.size >= MAX_IMAGE_BYTES)) {
-      setUpload(productMessages.imageSize, 'error');
+    const problem = list.map(imageFileProblem).find((found) => found !== null);
+    if (problem) {
+      setUpload(problem, 'error');
       return;
     }
     if (draft.images.length + list.length > MAX_VARIANT_IMAGES) {
