@@ -220,6 +220,10 @@ describe('with a model (an OpenAI-compatible stand-in)', () => {
     await admin.post(byAli(importable), { fields: ['title'], imageUrls });
     const parts = userContent(standIn.requests[0] as Recorded) as Part[];
     expect(parts[0]?.type).toBe('text');
+    // The seller's HTML reaches the model as plain paragraphs.
+    const description = JSON.parse(parts[0]?.text ?? '{}').product.description as string;
+    expect(description).toMatch(/^A small cast-concrete pot with a drainage hole.*\n\nEach pot is poured/s);
+    expect(description).not.toContain('<p>');
     // The site's own path is not reachable for the model on an http shop: only the https picture goes.
     expect(parts.slice(1)).toEqual([{ type: 'image_url', image_url: { url: 'https://ae01.alicdn.com/kf/one.jpg' } }]);
 

@@ -13,7 +13,7 @@ import {
 } from '#server/features/catalog/catalog.tables.ts';
 import { AppError, invalid, notFound } from '#server/http/errors.ts';
 import type { ProductFacts } from './ai-content.built-in.ts';
-import { finishCopy, productCopyTask } from './ai-content.task.ts';
+import { finishCopy, plainParagraphs, productCopyTask } from './ai-content.task.ts';
 
 export type AiContentDeps = {
   db: Db;
@@ -89,7 +89,8 @@ export function createAiContentService({ db, ai, marketplace, publicUrl, log }: 
     const prices = listing.variants.map((variant) => variant.salePrice ?? variant.price);
     const facts: ProductFacts = {
       title: listing.title,
-      description: listing.descriptionHtml,
+      // The seller's HTML as plain paragraphs: the model reads text, not markup.
+      description: plainParagraphs(listing.descriptionHtml),
       features: [],
       tags: [],
       categories: [],

@@ -101,7 +101,7 @@ export function finishCopy(copy: ProductCopy, fields: readonly AiField[]): AiCon
     unique(items.map((item) => cutWords(plain(item), itemMax)).filter(Boolean)).slice(0, max);
   const content: AiContent = {};
   if (wanted.has('title')) content.title = cutWords(plain(copy.title), AI_TITLE_MAX, { trimSmallWords: true });
-  if (wanted.has('description')) content.description = paragraphs(copy.description);
+  if (wanted.has('description')) content.description = plainParagraphs(copy.description);
   if (wanted.has('features')) content.features = lines(copy.features, AI_FEATURES_MAX, 120);
   if (wanted.has('tags')) {
     content.tags = lines(
@@ -127,7 +127,7 @@ export function finishCopy(copy: ProductCopy, fields: readonly AiField[]): AiCon
 }
 
 /** Plain paragraphs: markup and Markdown emphasis removed, one blank line between paragraphs. */
-function paragraphs(text: string): string {
+export function plainParagraphs(text: string): string {
   return text
     .replace(/<\/p>|<br\s*\/?>/gi, '\n\n')
     .split(/\n\s*\n/)
