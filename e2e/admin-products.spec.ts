@@ -149,6 +149,17 @@ test('products tab: import a marketplace product with Fetch Product Info, Fetch 
   await expect(row).toContainText('Decor');
   await expect(row.locator('img')).toHaveAttribute('src', /hourglass-on-desk/);
 
+  // A new price with several SKUs: the confirm warns that every SKU's price is overwritten.
+  await row.getByRole('button', { name: `Edit ${title}` }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Product' });
+  await edit.getByLabel('Price in USD (required)').fill('36');
+  await edit.getByRole('button', { name: 'Update Product' }).click();
+  const overwrite = page.getByRole('dialog', { name: 'Overwrite SKU prices?' });
+  await expect(overwrite).toContainText('changing the price overwrites the price of every SKU');
+  await overwrite.getByRole('button', { name: 'Overwrite SKU prices' }).click();
+  await expect(edit).toHaveCount(0);
+  await expect(row).toContainText('$36.00');
+
   // In the shop, with the uploaded picture first.
   await page.goto(`/product/${slug}`);
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();

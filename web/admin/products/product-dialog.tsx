@@ -14,6 +14,7 @@ import { ApiRequestError, errorMessage } from '#web/common/api-client.ts';
 import { api } from '#web/common/browser-api.ts';
 import { useConfirm } from '../ui/confirm-dialog.tsx';
 import { InputField } from '../ui/fields.tsx';
+import { FlashMessage, useFlashMessage } from '../ui/flash-message.tsx';
 import { SelectField } from '../ui/list-controls.tsx';
 import { Modal } from '../ui/modal.tsx';
 import { input, label as labelStyle, primaryButton, secondaryButton } from '../ui/styles.ts';
@@ -103,7 +104,7 @@ export function ProductDialog({
   return <ProductForm product={product.data ?? null} categories={categories} onSaved={onSaved} onClose={onClose} />;
 }
 
-type Notice = { kind: 'status' | 'error'; text: string } | null;
+type Notice = { kind: 'status' | 'error'; text: string };
 
 function ProductForm({
   product,
@@ -119,7 +120,9 @@ function ProductForm({
   const [form, setForm] = useState<ProductFormState>(() => (product ? productFormOf(product) : emptyProductForm()));
   const [errors, setErrors] = useState<ProductFormErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<Notice>(null);
+  // Spec 4: the modal's messages (the fetches' and the AI's) clear after 5 s, as the tab's do.
+  const { flash: notice, show } = useFlashMessage();
+  const setNotice = ({ kind, text }: Notice) => show(kind === 'error' ? 'error' : 'success', text);
   const [fetching, setFetching] = useState<'info' | 'skus' | 'ai' | null>(null);
   const [infoFetched, setInfoFetched] = useState(false);
   const [aiOpen, setAiOpen] = useState(false);
@@ -403,15 +406,8 @@ function ProductForm({
                 </button>
               </div>
             </div>
-            <div aria-live="polite">
-              {notice ? (
-                <p
-                  role={notice.kind === 'error' ? 'alert' : 'status'}
-                  className={`mt-3 text-sm ${notice.kind === 'error' ? 'text-red-800' : 'text-stone-700'}`}
-                >
-                  {notice.text}
-                </p>
-              ) : null}
+            <div className="mt-3">
+              <FlashMessage flash={notice} />
             </div>
             <div className="mt-3 grid gap-3 sm:grid-cols-3">
               {product ? <ReadOnly label="Product ID" value={product.id} /> : null}
