@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type * as z from 'zod/mini';
 import { UPLOAD_STATUS_CLEAR_MS } from '#common/constants.ts';
+import type { fetchMarketplaceImages, uploadMarketplaceImage } from '#common/contracts/admin/marketplace.ts';
 import type { renameProductImage } from '#common/contracts/admin/product-images.ts';
 import { PLACEHOLDER_IMAGE, renditionUrl } from '#common/images.ts';
 import { IMAGE_TYPES, imageCountMessage, MAX_PRODUCT_IMAGES } from '#common/product-rules.ts';
@@ -32,20 +32,6 @@ export const imageMessages = {
   refreshFailed: 'Failed to fetch product info',
   nameRequired: 'Enter a name for the image.',
 } as const;
-
-/** Spec 7 (Marketplace): POST /api/admin/fetch-aliexpress-images and /upload-aliexpress-image. */
-type FetchMarketplaceImages = {
-  method: 'POST';
-  path: '/api/admin/fetch-aliexpress-images';
-  body: z.ZodMiniType<{ productId?: string; aliExpressUrl: string }>;
-  response: z.ZodMiniType<{ images: string[] }>;
-};
-type UploadMarketplaceImage = {
-  method: 'POST';
-  path: '/api/admin/upload-aliexpress-image';
-  body: z.ZodMiniType<{ productId?: string; aliId?: string; imageUrl: string }>;
-  response: z.ZodMiniType<{ url: string }>;
-};
 
 type Upload = { id: number; name: string; percent: number; failed: boolean };
 type Renaming = { url: string; value: string; error: string | null; busy: boolean };
@@ -210,7 +196,7 @@ export function ImageManager({
       const update = (change: Partial<Upload>) =>
         setUploads((current) => current.map((upload) => (upload.id === task.id ? { ...upload, ...change } : upload)));
       try {
-        const { url } = await uploadImageFile(file, { productId, aliId, n: latest.current.length }, (percent) =>
+        const { url } = await uploadImageFile(file, { productId, aliId, n: latest.current.length + 1 }, (percent) =>
           update({ percent }),
         );
         commitImages(dedupeImageUrls([...latest.current, url]));
@@ -233,9 +219,9 @@ export function ImageManager({
     if (!aliId) return;
     setRefreshing(true);
     try {
-      const { images: found } = await api.call<FetchMarketplaceImages>(
+      const { images: found } = await api.call<typeof fetchMarketplaceImages>(
         { method: 'POST', path: '/api/admin/fetch-aliexpress-images' },
-        { body: { ...(productId ? { productId } : {}), aliExpressUrl: aliId } },
+        { body: { productId, aliExpressUrl: aliId } },
       );
       setFetched(found);
       onRefreshMarketplaceImages?.(found);
@@ -256,9 +242,9 @@ export function ImageManager({
     setTakingUrl(imageUrl);
     pending.current += 1;
     try {
-      const { url } = await api.call<UploadMarketplaceImage>(
+      const { url } = await api.call<typeof uploadMarketplaceImage>(
         { method: 'POST', path: '/api/admin/upload-aliexpress-image' },
-        { body: { ...(productId ? { productId } : {}), ...(aliId ? { aliId } : {}), imageUrl } },
+        { body: { productId, aliId, imageUrl, position: latest.current.length + 1 } },
       );
       setMoved((current) => new Set([...current, normaliseImageUrl(imageUrl)]));
       commitImages(dedupeImageUrls([...latest.current, url]));
