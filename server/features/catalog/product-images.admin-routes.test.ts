@@ -9,6 +9,7 @@ import { auditLog } from '#server/features/audit/audit.tables.ts';
 import { signedInAs } from '#server/testing/signed-in.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testMediaDir } from '#server/testing/test-environment.ts';
+import { products } from './catalog.tables.ts';
 import { safeImageName, sniffImageKind } from './product-images.ts';
 
 const { app, database } = await buildTestApp();
@@ -43,7 +44,7 @@ async function signedIn(role: UserRole = 'admin', permissions: AdminPermissions 
   return { browser, post, id };
 }
 
-const productId = 'a1b2c3d4e5f60718';
+const productId = (await db.select({ id: products.id }).from(products).limit(1))[0]?.id ?? '';
 const uploadUrl = (query = `productId=${productId}&n=1`) => `/api/admin/product-images?${query}`;
 
 const photo = (format: 'jpeg' | 'png' | 'webp' | 'gif', width = 900, height = 600) =>
@@ -214,6 +215,13 @@ describe('POST /api/admin/product-images', () => {
     expect(big.json()).toMatchObject({ error: productMessages.imageSize, code: 'image_too_large' });
   });
 
+  test("a product that does not exist is a 404 (a draft's folder needs none)", async () => {
+    const { post } = await signedIn();
+    const response = await post(uploadUrl('productId=0123456789abcdef&n=1'), await photo('png', 10, 10));
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error).toBe('Product not found: 0123456789abcdef');
+  });
+
   test('bad query parameters are 400s naming the field', async () => {
     const { post } = await signedIn();
     const image = await photo('png', 10, 10);
@@ -309,7 +317,7 @@ describe('POST /api/admin/product-images/rename', () => {
     const { post } = await signedIn();
     for (const url of [
       'https://ae01.alicdn.com/kf/abc.jpg',
-      '//evil.example/media/products/a1b2c3d4e5f60718/x.webp',
+      `//evil.example/media/products/${productId}/x.webp`,
       '/media/reviews/abc/x.webp',
       `/media/products/${productId}/../../etc/passwd.webp`,
       `/media/products/${productId}/x.png`,

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyError } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { renameProductImage, uploadProductImage } from '#common/contracts/admin/product-images.ts';
@@ -7,6 +8,7 @@ import type { Db } from '#server/db/client.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
 import { AppError, handleError, invalid, notFound, sendError, unauthorized } from '#server/http/errors.ts';
 import { SESSION_COOKIE } from '#server/http/session.ts';
+import { products } from './catalog.tables.ts';
 import {
   copyProductImage,
   ImageRejected,
@@ -84,6 +86,11 @@ export const productImagesAdminRoutes: FastifyPluginAsyncZod<{ storage: ObjectSt
           throw new AppError(400, 'empty_body', 'The request has no image: send the file as the body');
         }
         const { productId = null, aliId = null, n } = request.query;
+        // A saved product's folder only for a product that exists (drafts need none).
+        if (productId) {
+          const [product] = await db.select({ id: products.id }).from(products).where(eq(products.id, productId));
+          if (!product) throw notFound(`Product not found: ${productId}`);
+        }
         let stored: Awaited<ReturnType<typeof storeProductImage>>;
         try {
           stored = await storeProductImage(storage, productImageKeyBase({ productId, aliId }, n), body);
