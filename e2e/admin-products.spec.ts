@@ -118,6 +118,7 @@ test('products tab: import a marketplace product with Fetch Product Info, Fetch 
 
   // Categories: one picked, one new (Enter adds it; a duplicate cannot be added).
   await dialog.getByLabel('Add an existing category').selectOption('Decor');
+  await dialog.getByRole('button', { name: 'Add Category' }).click();
   await dialog.getByLabel('New category').fill('Desk Time');
   await dialog.getByLabel('New category').press('Enter');
   await expect(dialog.getByRole('list', { name: 'Chosen categories' }).getByRole('listitem')).toHaveText([

@@ -18,6 +18,9 @@ export function CategoryPicker({
 }) {
   const id = useId();
   const [name, setName] = useState('');
+  // A choice is added by its button: a select that acted on change would add every category a
+  // keyboard user arrows past.
+  const [pick, setPick] = useState('');
   const chosen = new Set(selected.map((category) => category.toLowerCase()));
   const open = choices.filter((choice) => !chosen.has(choice.toLowerCase()));
   const canAdd = canAddCategory(selected, name);
@@ -56,19 +59,32 @@ export function CategoryPicker({
           <label htmlFor={`${id}-pick`} className={labelStyle}>
             Add an existing category
           </label>
-          <select
-            id={`${id}-pick`}
-            value=""
-            onChange={(event) => event.target.value && onChange(withCategory(selected, event.target.value))}
-            className={`mt-1 ${input}`}
-          >
-            <option value="">{open.length === 0 ? 'No other category' : 'Choose a category'}</option>
-            {open.map((choice) => (
-              <option key={choice} value={choice}>
-                {choice}
-              </option>
-            ))}
-          </select>
+          <div className="mt-1 flex gap-2">
+            <select
+              id={`${id}-pick`}
+              value={open.includes(pick) ? pick : ''}
+              onChange={(event) => setPick(event.target.value)}
+              className={input}
+            >
+              <option value="">{open.length === 0 ? 'No other category' : 'Choose a category'}</option>
+              {open.map((choice) => (
+                <option key={choice} value={choice}>
+                  {choice}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              className={secondaryButton}
+              disabled={!open.includes(pick)}
+              onClick={() => {
+                onChange(withCategory(selected, pick));
+                setPick('');
+              }}
+            >
+              Add Category
+            </button>
+          </div>
         </div>
         <div>
           <label htmlFor={`${id}-new`} className={labelStyle}>
