@@ -175,6 +175,19 @@ describe('POST /api/admin/product-images', () => {
     expect(response.json().error).toMatch(/at most 40 million pixels/);
   });
 
+  test('a JPEG whose header claims 60,000 × 60,000 pixels is refused the same way', async () => {
+    const { post } = await signedIn();
+    const jpeg = Buffer.from(await photo('jpeg', 16, 16));
+    // The frame header (SOF0, FF C0): length (2), precision (1), height (2), width (2).
+    const frame = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+    expect(frame).toBeGreaterThan(0);
+    jpeg.writeUInt16BE(60_000, frame + 5);
+    jpeg.writeUInt16BE(60_000, frame + 7);
+    const response = await post(uploadUrl(), jpeg, { contentType: 'image/jpeg' });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().code).toBe('too_many_pixels');
+  });
+
   test('the bytes decide, never the content type: a GIF or an SVG sent as a PNG is refused, a PNG sent as a JPEG is stored', async () => {
     const { post } = await signedIn();
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
