@@ -95,6 +95,8 @@ test('products tab: import a marketplace product with Fetch Product Info, Fetch 
   await editor.getByLabel('Price in USD (required)').fill('31.50');
   await editor.getByRole('button', { name: 'Add Variant' }).click();
   await expect(editor).toHaveCount(0);
+  // The focus lands on the new SKU's card (its Add button is gone).
+  await expect(dialog.getByRole('button', { name: /^Edit SKU 15 minutes/ })).toBeFocused();
   await dialog.getByLabel('Search available SKUs').fill('');
   await dialog.getByRole('button', { name: 'Add 30 minutes' }).click();
   await editor.getByRole('button', { name: 'Add Variant' }).click();

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { UPLOAD_STATUS_CLEAR_MS } from '#common/constants.ts';
 import { PLACEHOLDER_IMAGE } from '#common/images.ts';
 import { formatCents } from '#common/money.ts';
@@ -53,6 +53,25 @@ export function SkuVariantsSection({
   const id = useId();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Editing | null>(null);
+  // Where the focus goes once the editor closes: the saved SKU's card, else the section's heading
+  // (the Add button that opened the editor is gone once its SKU is added).
+  const [focusAfter, setFocusAfter] = useState<{ skuAttr: string | null } | null>(null);
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!focusAfter) return;
+    // After the dialog has given the focus back to its opener (or found it gone).
+    const frame = requestAnimationFrame(() => {
+      const root = section.current;
+      if (!root) return;
+      const card = focusAfter.skuAttr
+        ? [...root.querySelectorAll<HTMLElement>('[data-sku-attr]')].find(
+            (element) => element.dataset.skuAttr === focusAfter.skuAttr,
+          )
+        : undefined;
+      (card ?? root.querySelector<HTMLElement>('h3'))?.focus();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [focusAfter]);
   const one = singleSku(form);
   const toAdd = one ? [] : availableToAdd(form, search);
 
@@ -64,11 +83,13 @@ export function SkuVariantsSection({
         : form.skuVariants.map((current, i) => (i === editing.index ? variant : current));
     onChange({ skuVariants });
     setEditing(null);
+    setFocusAfter({ skuAttr: variant.skuAttr });
   };
   const remove = () => {
     if (editing?.index == null) return;
     onChange({ skuVariants: form.skuVariants.filter((_, i) => i !== editing.index) });
     setEditing(null);
+    setFocusAfter({ skuAttr: null });
   };
   const aliImageOf = (skuAttr: string) =>
     form.availableSkus.find((variant) => variant.skuAttr === skuAttr)?.image ??
@@ -76,9 +97,9 @@ export function SkuVariantsSection({
     null;
 
   return (
-    <section aria-labelledby={`${id}-heading`} className="rounded-xl border border-sage-100 p-4">
+    <section ref={section} aria-labelledby={`${id}-heading`} className="rounded-xl border border-sage-100 p-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h3 id={`${id}-heading`} className="font-medium text-stone-900">
+        <h3 id={`${id}-heading`} tabIndex={-1} className="font-medium text-stone-900 focus:outline-none">
           SKU Variants
         </h3>
         {fetchButton}
@@ -169,6 +190,7 @@ export function SkuVariantsSection({
                 <li key={variant.skuAttr}>
                   <button
                     type="button"
+                    data-sku-attr={variant.skuAttr}
                     onClick={() => setEditing({ draft: skuDraftOf(variant), index })}
                     className="flex w-full items-start gap-3 rounded-lg border border-sage-200 p-3 text-left text-sm hover:bg-sage-50"
                   >
