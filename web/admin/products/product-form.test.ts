@@ -175,6 +175,26 @@ describe('marketplace fetches (spec 2 and 4)', () => {
     ]);
   });
 
+  test("a second fetch replaces what the first filled in, keeps what was typed, and drops another product's SKUs", () => {
+    const first = { ...withProductInfo(emptyProductForm(), info), skuVariants: [variant(1)] };
+    const typed = { ...first, description: 'My words.' };
+    const other: ProductInfo = {
+      ...info,
+      productId: '77',
+      title: 'Lamp',
+      description: 'Light.',
+      variants: [fetched(5), fetched(6)],
+    };
+    expect(withProductInfo(typed, other)).toMatchObject({
+      aliInput: '77',
+      title: 'Lamp',
+      description: 'My words.',
+      price: '15.00',
+      skuVariants: [],
+    });
+    expect(withProductInfo(first, info).skuVariants).toHaveLength(1);
+  });
+
   test('exactly one valid SKU is selected by itself, and the product price is written over it on save', () => {
     const form = withFetchedSkus(filled({ price: '' }), [fetched(1), fetched(2, { price: 0 })]);
     expect(form.skuVariants.map((v) => v.skuAttr)).toEqual(['14:201']);

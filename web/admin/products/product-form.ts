@@ -85,6 +85,8 @@ export type ProductFormState = {
   marketStock: number | null;
   /** The product's own stock, kept for a product without variants. */
   stock: number;
+  /** What the last Fetch Product Info filled in, to tell it from what the admin typed. */
+  fetched: { productId: string; title: string; description: string; price: string } | null;
 };
 
 export type ProductFormErrors = Partial<Record<'aliInput' | 'title' | 'slug' | 'price' | 'salePrice', string>>;
@@ -112,6 +114,7 @@ export function emptyProductForm(): ProductFormState {
     aliExpressPrice: null,
     marketStock: null,
     stock: 0,
+    fetched: null,
   };
 }
 
@@ -207,24 +210,34 @@ export function withFetchedSkus(form: ProductFormState, fetched: readonly Fetche
 
 /**
  * Fetch Product Info (spec 2): the id, the marketplace's pictures, price and stock, its SKUs and
- * variant label; the title, description and price only where the form has none yet.
+ * variant label; the title, description and price where the form has none yet or still holds
+ * what the last fetch put there. Another product's info drops the SKUs taken from the first.
  */
 export function withProductInfo(form: ProductFormState, info: ProductInfo): ProductFormState {
   const cheapest = info.variants
     .map(variantOfFetched)
     .filter(isValidSku)
     .reduce<number | null>((low, variant) => (low === null || variant.price < low ? variant.price : low), null);
+  const before = form.fetched;
+  const untouched = (current: string, fetched: string | undefined) =>
+    current.trim() === '' || (fetched !== undefined && current === fetched);
+  const title = untouched(form.title, before?.title) ? info.title : form.title;
+  const description = untouched(form.description, before?.description) ? info.description : form.description;
+  const price = untouched(form.price, before?.price) ? dollarText(cheapest) : form.price;
+  const skuVariants = before && before.productId !== info.productId ? [] : form.skuVariants;
   const next: ProductFormState = {
     ...form,
     aliInput: info.productId,
-    title: form.title.trim() ? form.title : info.title,
-    description: form.description.trim() ? form.description : info.description,
-    price: form.price.trim() ? form.price : dollarText(cheapest),
+    title,
+    description,
+    price,
+    skuVariants,
+    fetched: { productId: info.productId, title, description, price },
     marketplaceImages: [...info.imageUrls],
     aliExpressPrice: info.aliExpressPrice,
     marketStock: info.stock,
     variantLabel:
-      form.skuVariants.length === 0 || form.variantLabel.trim() === ''
+      skuVariants.length === 0 || form.variantLabel.trim() === ''
         ? info.variantLabel || DEFAULT_VARIANT_LABEL
         : form.variantLabel,
   };
