@@ -467,6 +467,11 @@ function ProductForm({
               options={statusOptions}
               onChange={(v) => set('status', v)}
             />
+            {product?.status === 'archived' ? (
+              <p className="self-end rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+                Archived: it has orders, so Delete kept it. Updating it brings it back with the status chosen here.
+              </p>
+            ) : null}
           </div>
 
           <CategoryPicker
