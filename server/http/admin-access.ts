@@ -6,6 +6,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call an admin route (common/permissions.ts); any admin when not given. */
     access?: AdminAccess;
+    /** The sentence a signed-in user without the access is told, when the route has its own (spec 6). */
     deniedMessage?: string;
   }
 }

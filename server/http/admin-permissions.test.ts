@@ -24,6 +24,8 @@ const adminRoutes: {
   call?: string;
   /** The route's own denied sentence, when it has one (spec 6). */
   denied?: string;
+  /** A route whose body is not JSON (the image upload): sent with this content type. */
+  contentType?: string;
 }[] = [
   { method: 'GET', url: '/api/admin/users', access: 'manageUsers' },
   { method: 'POST', url: '/api/admin/users/:id/reset-password', access: 'manageUsers' },
@@ -84,6 +86,9 @@ const adminRoutes: {
   // The AI Content Generator (spec 7; uploadProducts).
   { method: 'POST', url: '/api/aliexpress/ai-extract/:productId', access: 'uploadProducts' },
   { method: 'POST', url: '/api/aliexpress/ai-extract-by-ali/:aliId', access: 'uploadProducts' },
+  // The image manager's upload (the file as the body) and rename.
+  { method: 'POST', url: '/api/admin/product-images', access: 'uploadProducts', contentType: 'image/png' },
+  { method: 'POST', url: '/api/admin/product-images/rename', access: 'uploadProducts' },
   // The sales tab (spec 6: sales → uploadProducts), at the spec's /api/sales.
   { method: 'GET', url: '/api/sales', access: 'uploadProducts' },
   { method: 'GET', url: '/api/sales/targets', access: 'uploadProducts' },
@@ -102,9 +107,14 @@ const adminRoutes: {
 type Browser = ReturnType<typeof testClient>;
 let patches = 0;
 /** A route's call with an empty body; testClient has no PATCH, so that one is made by hand like it. */
-async function send(browser: Browser, method: (typeof adminRoutes)[number]['method'], url: string) {
+async function send(
+  browser: Browser,
+  method: (typeof adminRoutes)[number]['method'],
+  url: string,
+  contentType?: string,
+) {
   if (method === 'GET') return browser.get(url);
-  if (method === 'POST') return browser.post(url, {});
+  if (method === 'POST' && !contentType) return browser.post(url, {});
   if (method === 'DELETE') return browser.delete(url);
   const token = (await browser.get('/api/auth/csrf-token')).json().token as string;
   const cookie = ['sw_session', 'sw_csrf']
@@ -112,12 +122,12 @@ async function send(browser: Browser, method: (typeof adminRoutes)[number]['meth
     .join('; ');
   patches += 1;
   return app.inject({
-    method: 'PATCH',
+    method,
     url,
-    payload: {},
+    payload: contentType ? Buffer.from('not really an image') : {},
     // Each from its own address: the admin limit counts per address.
     remoteAddress: `10.77.${Math.floor(patches / 200) % 250}.${patches % 200}`,
-    headers: { cookie, 'x-csrf-token': token },
+    headers: { cookie, 'x-csrf-token': token, ...(contentType ? { 'content-type': contentType } : {}) },
   });
 }
 
@@ -157,16 +167,16 @@ describe('the permission matrix', () => {
     expect(served.sort()).toEqual(adminRoutes.map(({ method, url }) => `${method} ${url}`).sort());
   });
 
-  test.each(adminRoutes)('$method $url: visitors get 401', async ({ method, url, call = url }) => {
+  test.each(adminRoutes)('$method $url: visitors get 401', async ({ method, url, call = url, contentType }) => {
     const visitor = testClient(app, { remoteAddress: '10.75.0.1' });
-    const response = await send(visitor, method, call);
+    const response = await send(visitor, method, call, contentType);
     expect(response.statusCode).toBe(401);
   });
 
   test.each(callers)('$name gets past the guard exactly where the table lets them', async ({ role, permissions }) => {
     const { browser } = await signedInAs(app, database.db, role, permissions);
-    for (const { method, url, access, call = url, denied = deniedMessages[access] } of adminRoutes) {
-      const response = await send(browser, method, call);
+    for (const { method, url, access, call = url, denied = deniedMessages[access], contentType } of adminRoutes) {
+      const response = await send(browser, method, call, contentType);
       if (hasAccess({ role, isAdmin: role !== 'user', adminPermissions: permissions }, access)) {
         // Past the guard: the route's own answer (an empty body is refused by its schema).
         expect([401, 403], `${method} ${url}`).not.toContain(response.statusCode);
