@@ -178,6 +178,18 @@ test('products tab: one SKU is used for every purchase; edit the product, then d
   const title = `Concrete Planter ${suffix}`;
 
   await openAdmin(page, owner, 'products');
+  const table = page.getByRole('table', { name: 'Products' });
+  // The category filter and the sort: a column clicked again flips its order.
+  await page.getByLabel('Category', { exact: true }).selectOption('Fountains');
+  await expect(table.getByRole('row', { name: /Desktop Waterfall Fountain/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /Lavender Pillow Sleep Mist/ })).toHaveCount(0);
+  const priceHeader = table.getByRole('columnheader', { name: 'Price' });
+  await priceHeader.getByRole('button').click();
+  await expect(priceHeader).toHaveAttribute('aria-sort', 'ascending');
+  await priceHeader.getByRole('button').click();
+  await expect(priceHeader).toHaveAttribute('aria-sort', 'descending');
+  await page.getByLabel('Category', { exact: true }).selectOption('');
+
   await page.getByRole('button', { name: 'Add Product' }).click();
   const add = page.getByRole('dialog', { name: 'Add Product' });
   await add.getByLabel('AliExpress Product ID or URL (required)').fill(PLANTER_ID);
@@ -190,7 +202,6 @@ test('products tab: one SKU is used for every purchase; edit the product, then d
   await add.getByRole('button', { name: 'Create Product' }).click();
   await expect(add).toHaveCount(0);
 
-  const table = page.getByRole('table', { name: 'Products' });
   await page.getByLabel('Search products by title or AliExpress ID').fill(suffix);
   await expect(table.getByRole('row')).toHaveCount(2);
   const row = table.getByRole('row').nth(1);
