@@ -198,6 +198,13 @@ test('products tab: one SKU is used for every purchase; edit the product, then d
   await expect(add.getByLabel('Variant label')).toHaveCount(0);
   await expect(add.getByLabel('Price in USD (required)')).toHaveValue('19.99');
   await add.getByLabel('Title (required)').fill(title);
+  // Tags: a second row takes the focus; Remove is offered only with more than one row.
+  await add.getByRole('button', { name: 'Add tag' }).click();
+  await expect(add.getByRole('textbox', { name: 'Tag 2', exact: true })).toBeFocused();
+  await add.getByRole('textbox', { name: 'Tag 2', exact: true }).fill('desk');
+  await add.getByRole('button', { name: 'Remove tag 1' }).click();
+  await expect(add.getByRole('textbox', { name: 'Tag 1', exact: true })).toHaveValue('desk');
+  await expect(add.getByRole('button', { name: 'Remove tag 1' })).toHaveCount(0);
   await add.getByLabel('Status').selectOption('draft');
   await add.getByRole('button', { name: 'Create Product' }).click();
   await expect(add).toHaveCount(0);

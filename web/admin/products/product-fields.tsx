@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { CATEGORY_NAME_MAX, PRODUCT_LIST_ITEM_MAX, PRODUCT_LIST_MAX } from '#common/product-rules.ts';
 import { input, label as labelStyle, secondaryButton, smallButton } from '../ui/styles.ts';
 import { canAddCategory, withCategory, withoutRow, withRow } from './product-form.ts';
@@ -127,6 +127,13 @@ export function DynamicList({
   onChange: (rows: string[]) => void;
 }) {
   const id = useId();
+  // After Add or Remove, the focus goes to the new row or to the row that took the removed one's place.
+  const [focusRow, setFocusRow] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusRow === null) return;
+    document.getElementById(`${id}-${focusRow}`)?.focus();
+    setFocusRow(null);
+  }, [focusRow, id]);
   return (
     <fieldset className="rounded-xl border border-sage-100 p-3">
       <legend className="px-1 text-sm font-medium text-stone-800">{legend}</legend>
@@ -149,7 +156,10 @@ export function DynamicList({
               <button
                 type="button"
                 className={smallButton}
-                onClick={() => onChange(withoutRow(rows, index))}
+                onClick={() => {
+                  onChange(withoutRow(rows, index));
+                  setFocusRow(Math.min(index, rows.length - 2));
+                }}
                 aria-label={`Remove ${noun.toLowerCase()} ${index + 1}`}
               >
                 Remove
@@ -162,7 +172,10 @@ export function DynamicList({
         type="button"
         className={`mt-2 ${smallButton}`}
         disabled={rows.length >= PRODUCT_LIST_MAX}
-        onClick={() => onChange([...rows, ''])}
+        onClick={() => {
+          onChange([...rows, '']);
+          setFocusRow(rows.length);
+        }}
       >
         Add {noun.toLowerCase()}
       </button>
