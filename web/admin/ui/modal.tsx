@@ -24,8 +24,10 @@ export function Modal({
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-stone-900/40" />
-      <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 sm:items-center">
-        <DialogPanel className={`w-full ${width} rounded-2xl bg-white shadow-xl`}>
+      {/* Centred by its margins, not by the flex alignment: a panel taller than the window then
+          starts at the top and scrolls, instead of losing its top above the window. */}
+      <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4">
+        <DialogPanel className={`w-full ${width} rounded-2xl bg-white shadow-xl sm:my-auto`}>
           <div className="flex items-center justify-between gap-4 border-sage-100 border-b px-6 py-4">
             <DialogTitle className="font-serif text-2xl text-sage-900">{title}</DialogTitle>
             <button
