@@ -7,15 +7,15 @@
  * slowest is recorded) and under 150 MB. Each run sends a different photo, or the content hash
  * would find the first one already stored.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import sharp from 'sharp';
 import { IMAGE_WIDTHS } from '../../common/images.ts';
 import { throwawayShopEnv } from '../../server/testing/throwaway-shop.ts';
-import { nextClientAddress } from './client-address.ts';
-import { freePort, startNodeScript, stopProcess, waitUntilReady } from './processes.ts';
+import { ownerSession } from './postgres-shop.ts';
+import { freePort, rss, startNodeScript, steadyRss, stopProcess, waitUntilReady } from './processes.ts';
 import type { Target } from './report.ts';
 
 export const imageUploadBench = {
@@ -57,7 +57,7 @@ export async function measureImageUpload(): Promise<ImageUploadBenchResult> {
       `  ${runs} JPEGs of ${width} × ${height}: ${photos.map((bytes) => `${mb(bytes.length)} MB`).join(', ')}\n`,
     );
     shop = await startShop(dataDir);
-    const session = await signIn(shop.url);
+    const session = await ownerSession(shop.url, { email: 'owner@stillwater.test', password: ownerPassword });
     // Warm-up: a small upload compiles the code paths and loads libvips.
     await upload(shop.url, session, await photo(800, 600, 99), 0);
     await delay(1500);
@@ -192,55 +192,6 @@ async function assertRenditions(baseUrl: string, url: string) {
       throw new Error(`${rendition} is not stored (${response.status})`);
     }
   }
-}
-
-async function rss(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
-  if (!Number.isFinite(kb)) throw new Error('no VmRSS in /proc');
-  return kb * 1024;
-}
-
-/** The median of five readings, a quarter of a second apart. */
-async function steadyRss(pid: number): Promise<number> {
-  const readings: number[] = [];
-  for (let n = 0; n < 5; n += 1) {
-    readings.push(await rss(pid));
-    await delay(250);
-  }
-  readings.sort((a, b) => a - b);
-  return readings[2] as number;
-}
-
-/** Signs the owner in; answers the session's cookies and the client address it came from. */
-async function signIn(baseUrl: string): Promise<Session> {
-  const address = nextClientAddress();
-  const jar = new Map<string, string>();
-  const keep = (response: Response) => {
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair = ''] = cookie.split(';');
-      const split = pair.indexOf('=');
-      jar.set(pair.slice(0, split), pair.slice(split + 1));
-    }
-  };
-  const cookies = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  const csrf = await fetch(new URL('/api/auth/csrf-token', baseUrl), { headers: { 'x-forwarded-for': address } });
-  keep(csrf);
-  const { token } = (await csrf.json()) as { token: string };
-  const response = await fetch(new URL('/api/auth/login', baseUrl), {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-csrf-token': token,
-      'x-forwarded-for': address,
-      cookie: cookies(),
-    },
-    body: JSON.stringify({ email: 'owner@stillwater.test', password: ownerPassword }),
-  });
-  if (!response.ok) throw new Error(`the owner's sign-in answered ${response.status}`);
-  keep(response);
-  await response.arrayBuffer();
-  return { cookie: cookies(), address };
 }
 
 /** The production server (server/main.ts through shop-server.ts) on PGlite in `dataDir`, its uploads there too. */

@@ -14,7 +14,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { openDatabase } from '../../server/db/client.ts';
 import { throwawayShopEnv } from '../../server/testing/throwaway-shop.ts';
 import { nextClientAddress } from './client-address.ts';
-import { freePort, startNodeScript, stopProcess, waitUntilReady } from './processes.ts';
+import { ownerSession } from './postgres-shop.ts';
+import { freePort, rss, startNodeScript, steadyRss, stopProcess, waitUntilReady } from './processes.ts';
 import type { Target } from './report.ts';
 
 export const ordersExportBench = {
@@ -54,7 +55,7 @@ export async function measureOrdersExport(): Promise<OrdersExportBenchResult> {
       `  ${written.orders} orders, ${written.lines} lines written in ${written.seconds.toFixed(1)} s\n`,
     );
     shop = await startShop(dataDir);
-    const cookie = await signIn(shop.url);
+    const { cookie } = await ownerSession(shop.url, { email: 'owner@stillwater.test', password: ownerPassword });
     const runs: OrdersExportRun[] = [];
     for (const format of ['xlsx', 'csv'] as const) {
       // Warm-up: a small export compiles the code paths; then the steady baseline.
@@ -176,13 +177,6 @@ async function download(baseUrl: string, cookie: string, query: string): Promise
   return bytes;
 }
 
-async function rss(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
-  if (!Number.isFinite(kb)) throw new Error('no VmRSS in /proc');
-  return kb * 1024;
-}
-
 /** The CPU time the process has used so far (user and system, in clock ticks of 1/100 s). */
 async function cpuSeconds(pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
@@ -191,48 +185,6 @@ async function cpuSeconds(pid: number): Promise<number> {
   const [utime, stime] = [Number(fields[11]), Number(fields[12])];
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error('no CPU times in /proc');
   return (utime + stime) / 100;
-}
-
-/** The median of five readings, a quarter of a second apart. */
-async function steadyRss(pid: number): Promise<number> {
-  const readings: number[] = [];
-  for (let n = 0; n < 5; n += 1) {
-    readings.push(await rss(pid));
-    await delay(250);
-  }
-  readings.sort((a, b) => a - b);
-  return readings[2] as number;
-}
-
-/** Signs the owner in; answers the session's cookies. */
-async function signIn(baseUrl: string): Promise<string> {
-  const address = nextClientAddress();
-  const jar = new Map<string, string>();
-  const keep = (response: Response) => {
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair = ''] = cookie.split(';');
-      const split = pair.indexOf('=');
-      jar.set(pair.slice(0, split), pair.slice(split + 1));
-    }
-  };
-  const cookies = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  const csrf = await fetch(new URL('/api/auth/csrf-token', baseUrl), { headers: { 'x-forwarded-for': address } });
-  keep(csrf);
-  const { token } = (await csrf.json()) as { token: string };
-  const response = await fetch(new URL('/api/auth/login', baseUrl), {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-csrf-token': token,
-      'x-forwarded-for': address,
-      cookie: cookies(),
-    },
-    body: JSON.stringify({ email: 'owner@stillwater.test', password: ownerPassword }),
-  });
-  if (!response.ok) throw new Error(`the owner's sign-in answered ${response.status}`);
-  keep(response);
-  await response.arrayBuffer();
-  return cookies();
 }
 
 /** The production server (server/main.ts through shop-server.ts) on PGlite in `dataDir`. */

@@ -90,13 +90,18 @@ async function startShop(databaseUrl: string, dataDir: string): Promise<Postgres
 }
 
 /** Signs the owner in; answers the session's cookies. */
-export async function ownerCookie(baseUrl: string): Promise<string> {
+/** Signs the bench's owner in from a client address of its own: the session's cookies and that address. */
+export async function ownerSession(
+  baseUrl: string,
+  owner: { email: string; password: string } = benchOwner,
+): Promise<{ cookie: string; address: string }> {
   const jar = new Map<string, string>();
-  const client = nextClientAddress();
+  const address = nextClientAddress();
+  const cookies = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
   const send = async (pathname: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
-    headers.set('x-forwarded-for', client);
-    headers.set('cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
+    headers.set('x-forwarded-for', address);
+    headers.set('cookie', cookies());
     const response = await fetch(new URL(pathname, baseUrl), { ...init, headers });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair = ''] = cookie.split(';');
@@ -110,9 +115,14 @@ export async function ownerCookie(baseUrl: string): Promise<string> {
   await send('/api/auth/login', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-csrf-token': String(token) },
-    body: JSON.stringify(benchOwner),
+    body: JSON.stringify(owner),
   });
-  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  return { cookie: cookies(), address };
+}
+
+/** The owner's session cookies (see ownerSession). */
+export async function ownerCookie(baseUrl: string): Promise<string> {
+  return (await ownerSession(baseUrl)).cookie;
 }
 
 export type Latency = {

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -76,4 +77,23 @@ export async function waitUntilReady(child: ChildProcess, url: string): Promise<
   }
   await stopProcess(child);
   throw new Error('the shop was not ready within 180 s');
+}
+
+/** A process's resident memory now, in bytes (Linux: /proc). */
+export async function rss(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
+  if (!Number.isFinite(kb)) throw new Error('no VmRSS in /proc');
+  return kb * 1024;
+}
+
+/** A process's resident memory at rest: the median of five readings, a quarter of a second apart. */
+export async function steadyRss(pid: number): Promise<number> {
+  const readings: number[] = [];
+  for (let n = 0; n < 5; n += 1) {
+    readings.push(await rss(pid));
+    await delay(250);
+  }
+  readings.sort((a, b) => a - b);
+  return readings[2] as number;
 }
