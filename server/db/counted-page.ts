@@ -22,6 +22,8 @@ type PageRead<Row> = {
   /** Reads the page; `matchesFirst`: its order must come from sortKeys(…, true). */
   page: (where: SQL | undefined, matchesFirst: boolean) => Promise<Row[]>;
   fewMatches?: number;
+  /** Counts the matches another way, when the list knows a cheaper one than counting its table. */
+  countMatches?: () => Promise<number>;
 };
 
 /**
@@ -37,6 +39,7 @@ export async function countedPage<Row>({
   offset,
   page,
   fewMatches = FEW_MATCHES,
+  countMatches,
 }: PageRead<Row>): Promise<{ rows: Row[]; total: number }> {
   const countOf = async (filter: SQL | undefined) =>
     (await db.select({ value: count() }).from(table).where(filter))[0]?.value ?? 0;
@@ -44,7 +47,7 @@ export async function countedPage<Row>({
     const [rows, total] = await Promise.all([page(undefined, false), countOf(undefined)]);
     return { rows, total };
   }
-  const total = await countOf(where);
+  const total = countMatches ? await countMatches() : await countOf(where);
   if (offset >= total) return { rows: [], total };
   return { rows: await page(where, total <= fewMatches), total };
 }

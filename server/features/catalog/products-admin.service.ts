@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AdminProduct, ProductInput, ProductPatch, SkuVariantInput } from '#common/contracts/admin/products.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { IMAGE_WIDTHS } from '#common/images.ts';
@@ -169,6 +169,11 @@ export function createProductsAdminService({
   /** Spec 7: every product (archived too), searched by title or marketplace id, filtered by category and sorted, 10 a page. */
   async function list(query: ListQuery) {
     const filters: SQL[] = [];
+    /**
+     * A category alone: its products are its rows in product_categories (one per product), counted
+     * through the category's index instead of matching every product (a semi-join over the table).
+     */
+    let countMatches: (() => Promise<number>) | undefined;
     if (query.search) {
       const pattern = containing(query.search);
       // The title through its trigram index; a marketplace id exactly, through its own.
@@ -182,6 +187,15 @@ export function createProductsAdminService({
         .where(sql`lower(${categories.name}) = lower(${query.categoryFilter})`)
         .limit(1);
       if (!category) return { products: [], pagination: paginationOf(query.page, query.limit, 0) };
+      if (!query.search) {
+        countMatches = async () =>
+          (
+            await db
+              .select({ value: count() })
+              .from(productCategories)
+              .where(eq(productCategories.categoryId, category.id))
+          )[0]?.value ?? 0;
+      }
       filters.push(
         inArray(
           products.id,
@@ -200,6 +214,7 @@ export function createProductsAdminService({
       where,
       table: products,
       offset,
+      countMatches,
       page: (filter, matchesFirst) =>
         db
           .select()
