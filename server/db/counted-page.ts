@@ -44,7 +44,10 @@ export async function countedPage<Row>({
   const countOf = async (filter: SQL | undefined) =>
     (await db.select({ value: count() }).from(table).where(filter))[0]?.value ?? 0;
   if (!where) {
-    const [rows, total] = await Promise.all([page(undefined, false), countOf(undefined)]);
+    const [rows, total] = await Promise.all([
+      page(undefined, false),
+      countMatches ? countMatches() : countOf(undefined),
+    ]);
     return { rows, total };
   }
   const total = countMatches ? await countMatches() : await countOf(where);

@@ -327,6 +327,17 @@ describe('GET /api/admin/products', () => {
     expect((await browser.get('/api/admin/products?search=%25')).json().products).toEqual([]);
   });
 
+  test('the count of every product follows each create and delete at once (it is kept between reads)', async () => {
+    const { browser } = await signedIn();
+    const totalNow = async () => (await browser.get('/api/admin/products')).json().pagination.total as number;
+    const before = await totalNow();
+    expect(await totalNow()).toBe(before);
+    const created = (await browser.post('/api/admin/products', productForm())).json().product as AdminProduct;
+    expect(await totalNow()).toBe(before + 1);
+    await browser.delete(`/api/admin/products/${created.id}`);
+    expect(await totalNow()).toBe(before);
+  });
+
   test('bad queries are refused naming the field', async () => {
     const { browser } = await signedIn();
     for (const query of [
