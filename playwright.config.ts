@@ -5,6 +5,9 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 // Where the test server files the mail the shop sends (see e2e/serve.ts and e2e/mailbox.ts).
 process.env.E2E_MAILBOX ??= path.resolve(`test-results/mailbox-${port}`);
 
+/** The tests that change what every other test would see (see the projects below). */
+const shopWide = /(^|\/)(newsletter|admin-products)\.spec\.ts$/;
+
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: true,
@@ -42,10 +45,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'shop', testIgnore: /(^|\/)newsletter\.spec\.ts$/ },
-    // These tests turn shop-wide settings (double opt-in, the newsletter itself) for a moment: they
-    // run after every other test, so no checkout or registration meets those settings by chance.
-    { name: 'shop-wide settings', testMatch: /(^|\/)newsletter\.spec\.ts$/, dependencies: ['shop'] },
+    { name: 'shop', testIgnore: shopWide },
+    // These tests change what every shopper sees for a moment: shop-wide settings (double opt-in,
+    // the newsletter itself) and the catalogue (products and categories made in the back office).
+    // They run after every other test, so no checkout, registration or listing meets them by chance.
+    { name: 'shop-wide settings', testMatch: shopWide, dependencies: ['shop'] },
   ],
   webServer: {
     command: 'node e2e/serve.ts',
