@@ -34,7 +34,7 @@ export function describeUniqueIndex(index: string, code: string, message: string
 }
 
 /** PostgreSQL's unique_violation, on a driver error or on the query error that wraps it. */
-function uniqueViolation(error: unknown): { constraint: string | undefined } | null {
+export function uniqueViolation(error: unknown): { constraint: string | undefined } | null {
   for (let current = error, depth = 0; current && depth < 3; depth++) {
     const fields = current as { code?: unknown; constraint?: unknown; cause?: unknown };
     if (fields.code === '23505')

@@ -4,14 +4,10 @@ import type { AdminUser, listAdminUsers } from '#common/contracts/admin/users.ts
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
 import { countedPage, sortKeys } from '#server/db/counted-page.ts';
+import { containing } from '#server/db/like-pattern.ts';
 import { users } from './accounts.tables.ts';
 
 type ListQuery = z.output<typeof listAdminUsers.query>;
-
-/** `text` matched literally inside a LIKE pattern (its % and _ are not wildcards). */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
 
 /** The columns a user is listed with. */
 export const adminUserColumns = {

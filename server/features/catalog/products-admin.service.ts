@@ -14,11 +14,12 @@ import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import type { Db } from '#server/db/client.ts';
 import { countedPage, sortKeys } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
+import { containing } from '#server/db/like-pattern.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import { orderItems } from '#server/features/orders/orders.tables.ts';
-import { conflict, notFound } from '#server/http/errors.ts';
+import { conflict, notFound, uniqueViolation } from '#server/http/errors.ts';
 import { composeSearchText } from './catalog.service.ts';
 import { categories, productCategories, productImages, products, skuVariants } from './catalog.tables.ts';
 
@@ -36,21 +37,6 @@ type ListQuery = {
   sortBy: 'title' | 'price' | 'stock' | 'sales' | 'createdAt';
   sortOrder: 'asc' | 'desc';
 };
-
-/** `text` matched literally inside a LIKE pattern (its % and _ are not wildcards). */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
-
-/** Whether an error is a unique index's refusal, and which. */
-function uniqueViolationOn(error: unknown): string | null {
-  for (let current = error, depth = 0; current && depth < 3; depth++) {
-    const fields = current as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (fields.code === '23505') return typeof fields.constraint === 'string' ? fields.constraint : '';
-    current = fields.cause;
-  }
-  return null;
-}
 
 const slugTaken = (slug: string) => conflict('slug_taken', `The URL slug "${slug}" is already used by another product`);
 
@@ -477,7 +463,7 @@ export function createProductsAdminService({
       try {
         return await write();
       } catch (error) {
-        if (uniqueViolationOn(error) !== 'products_slug_key') throw error;
+        if (uniqueViolation(error)?.constraint !== 'products_slug_key') throw error;
         if (explicitSlug) throw slugTaken(explicitSlug);
         if (attempt >= 5) throw conflict('slug_taken', 'A free URL slug could not be found: give one');
       }

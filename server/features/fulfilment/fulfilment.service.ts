@@ -154,7 +154,7 @@ export function createFulfilment({
       const { supplierOrderIds } = await marketplace.placeOrder({
         orderId,
         placedAt: row.placedAt ?? now(),
-        address: { ...address, name: address.name },
+        address,
         lines,
       });
       // Only the lease holder's attempt is stored: a worker whose lease expired meanwhile writes nothing.

@@ -4,27 +4,18 @@ import { SALE_TARGETS_LIMIT } from '#common/contracts/admin/sales.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { type DashboardRange, rangeStart } from '#common/dashboard-rules.ts';
 import type { Db } from '#server/db/client.ts';
+import { containing } from '#server/db/like-pattern.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
 import { categories, products, skuVariants } from '#server/features/catalog/catalog.tables.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import { paidStatuses } from '#server/features/orders/order-status.ts';
 import { orders } from '#server/features/orders/orders.tables.ts';
-import { conflict, invalid, notFound } from '#server/http/errors.ts';
+import { conflict, invalid, notFound, uniqueViolation } from '#server/http/errors.ts';
 import { sales } from './marketing.tables.ts';
 
 type Sale = typeof sales.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
-/** Whether an error is the coupon code's unique index refusing a second sale with the code. */
-function isCodeTaken(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 3; depth++) {
-    const fields = current as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (fields.code === '23505' && fields.constraint === 'sales_coupon_code_key') return true;
-    current = fields.cause;
-  }
-  return false;
-}
 
 /**
  * The unique index decides (no check-then-insert): two admins saving the same code at once, one
@@ -32,16 +23,11 @@ function isCodeTaken(error: unknown): boolean {
  */
 function codeTaken(input: SaleInput) {
   return (error: unknown): never => {
-    if (isCodeTaken(error)) {
+    if (uniqueViolation(error)?.constraint === 'sales_coupon_code_key') {
       throw conflict('coupon_code_taken', `Coupon code "${input.couponCode}" is already used by another sale`);
     }
     throw error;
   };
-}
-
-/** `text` matched literally inside a LIKE pattern (its % and _ are not wildcards). */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
 /** What the audit log keeps of a sale, before and after a change. */

@@ -14,6 +14,7 @@ import type { Mailer } from '#server/adapters/email/mailer.ts';
 import { type Db, executeRows } from '#server/db/client.ts';
 import { countedPage, sortKeys } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
+import { containing } from '#server/db/like-pattern.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
@@ -34,11 +35,6 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 const linkToken = () => randomBytes(32).toString('base64url');
 /** The unsubscribe token: 32 hex characters, as the checkout makes them. */
 export const newUnsubscribeToken = () => randomBytes(16).toString('hex');
-
-/** `text` matched literally inside a LIKE pattern (its % and _ are not wildcards). */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
 
 export const newsletterDisabled = () => new AppError(403, 'newsletter_disabled', newsletterMessages.disabled);
 

@@ -3,21 +3,17 @@ import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orde
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
 import { countedPage, sortKeys } from '#server/db/counted-page.ts';
+import { containing } from '#server/db/like-pattern.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import { payments } from '#server/features/checkout/checkout.tables.ts';
 import { fulfilments } from '#server/features/fulfilment/fulfilment.tables.ts';
 import { paidStatuses } from './order-status.ts';
 import { orderItems, orderSearchText, orders } from './orders.tables.ts';
 
-/** `text` matched literally inside a LIKE pattern (its % and _ are not wildcards), case aside. */
-function containing(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
-
 /** The orders the filters select: the search on the indexed expression, the status on its index. */
 function whereOf({ search, statusFilter }: Pick<AdminOrderFilters, 'search' | 'statusFilter'>): SQL | undefined {
   return and(
-    search ? sql`${orderSearchText(orders)} LIKE ${containing(search)}` : undefined,
+    search ? sql`${orderSearchText(orders)} LIKE ${containing(search.toLowerCase())}` : undefined,
     statusFilter ? eq(orders.status, statusFilter) : undefined,
   );
 }

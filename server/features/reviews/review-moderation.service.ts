@@ -5,6 +5,7 @@ import { paginationOf } from '#common/contracts/pagination.ts';
 import { isDenied, mayApprove, mayFlag } from '#common/review-rules.ts';
 import type { Db } from '#server/db/client.ts';
 import { countedPage, sortKeys } from '#server/db/counted-page.ts';
+import { containing } from '#server/db/like-pattern.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
@@ -16,11 +17,6 @@ import { reviews } from './reviews.tables.ts';
 type ListQuery = z.output<typeof listAdminReviews.query>;
 type BulkStatus = (typeof bulkReviewStatuses)[number];
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
-/** `text` matched literally inside a LIKE pattern (its % and _ are not wildcards). */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
 
 const columns = {
   review: reviews,
