@@ -12,6 +12,8 @@ import * as schema from './schema.ts';
 export type Schema = typeof schema;
 /** The database handle every service receives: the same type for PGlite and PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** A transaction of the shop's database, as `db.transaction` hands it over. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export type DatabaseConfig = { kind: 'pglite'; dir: string | null } | { kind: 'postgres'; url: string };
 

@@ -5,7 +5,7 @@ export * from '#server/features/accounts/accounts.tables.ts';
 export * from '#server/features/analytics/analytics.tables.ts';
 export * from '#server/features/audit/audit.tables.ts';
 export * from '#server/features/catalog/catalog.tables.ts';
-export * from '#server/features/channels/channels.tables.ts';
+export * from '#server/features/social-shop/social-shop.tables.ts';
 export * from '#server/features/checkout/checkout.tables.ts';
 export * from '#server/features/dashboard/dashboard.tables.ts';
 export * from '#server/features/events/events.tables.ts';

@@ -28,9 +28,10 @@ import {
   type ProviderPayment,
   paymentIdFromClientSecret,
 } from '#server/adapters/payments/payment-processor.ts';
-import { type Db, executeRows } from '#server/db/client.ts';
+import { type Db, executeRows, type Tx } from '#server/db/client.ts';
 import { newId } from '#server/db/ids.ts';
 import { productCategories, products, skuVariants } from '#server/features/catalog/catalog.tables.ts';
+import { returnStock, takeStock } from '#server/features/catalog/stock.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import type { RunningSales } from '#server/features/marketing/marketing.service.ts';
 import { sales } from '#server/features/marketing/marketing.tables.ts';
@@ -41,7 +42,6 @@ import { AppError, invalid, notFound } from '#server/http/errors.ts';
 import type { Jobs } from '#server/jobs/job-queue.ts';
 import { type PricedCart, paymentEvents, payments } from './checkout.tables.ts';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type OrderAnswer = { reference: string; orderNumber: string; total: number };
 /** A discount with the sale it comes from (none for a product's own code). */
 type SaleDiscount = Discount & { saleId?: string };
@@ -665,27 +665,9 @@ export function createCheckoutService({
   ): Promise<{ answer: OrderAnswer; countedSaleIds: string[] }> {
     const cart = row.cart;
     for (const item of cart.items) {
-      // Conditional updates: a line short of stock updates nothing, and the transaction is undone.
-      const [taken] = await tx
-        .update(products)
-        .set({ stock: sql`${products.stock} - ${item.quantity}`, sales: sql`${products.sales} + ${item.quantity}` })
-        .where(and(eq(products.id, item.productId), gte(products.stock, item.quantity)))
-        .returning({ title: products.title });
-      if (!taken) throw soldOut(row, item.title ?? (await titleOf(tx, item.productId)));
-      if (item.skuId) {
-        const [variant] = await tx
-          .update(skuVariants)
-          .set({ stock: sql`${skuVariants.stock} - ${item.quantity}` })
-          .where(
-            and(
-              eq(skuVariants.productId, item.productId),
-              eq(skuVariants.skuId, item.skuId),
-              gte(skuVariants.stock, item.quantity),
-            ),
-          )
-          .returning({ id: skuVariants.id });
-        if (!variant) throw soldOut(row, taken.title);
-      }
+      // A line short of stock takes nothing, and the transaction is undone.
+      const taken = await takeStock(tx, item);
+      if (taken === 'short') throw soldOut(row, item.title ?? (await titleOf(tx, item.productId)));
     }
     const saleIds = cart.saleIds ?? [];
     let countedSaleIds: string[] = [];
@@ -810,18 +792,7 @@ export function createCheckoutService({
   async function undoOrder(orderId: string, row: PaymentRow, countedSaleIds: string[]) {
     await db.transaction(async (tx) => {
       await tx.update(orders).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(orders.id, orderId));
-      for (const item of row.cart.items) {
-        await tx
-          .update(products)
-          .set({ stock: sql`${products.stock} + ${item.quantity}`, sales: sql`${products.sales} - ${item.quantity}` })
-          .where(eq(products.id, item.productId));
-        if (item.skuId) {
-          await tx
-            .update(skuVariants)
-            .set({ stock: sql`${skuVariants.stock} + ${item.quantity}` })
-            .where(and(eq(skuVariants.productId, item.productId), eq(skuVariants.skuId, item.skuId)));
-        }
-      }
+      for (const item of row.cart.items) await returnStock(tx, item);
       // Not a paid order after all: the uses it counted of its sales, and only those (a sale at
       // its limit priced it without counting), are given back.
       if (countedSaleIds.length) {
