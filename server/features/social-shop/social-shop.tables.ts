@@ -4,29 +4,41 @@ import type { SyncResult } from '#common/contracts/admin/social-shop.ts';
 import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
 import { categories, products } from '#server/features/catalog/catalog.tables.ts';
 
-export const shopStatuses = ['pending', 'ready'] as const;
-
 /**
- * An authorised social shop (TikTok Shop). An authorisation is stored pending (no shop id yet);
- * Resolve Shops reads the shops it covers and makes a ready row per shop, with its cipher.
- * Tokens are stored sealed (settings' secret box, the row's id authenticated with them).
+ * One authorisation of the channel (a seller's grant): its tokens, sealed with the settings'
+ * secret box (the row's id authenticated with them). It shows as a pending shop until Resolve
+ * Shops reads the shops it covers.
  */
+export const socialShopGrants = pgTable('social_shop_grants', {
+  id: idColumn(),
+  channel: text().notNull().default('tiktok-shop'),
+  sellerName: text(),
+  region: text(),
+  accessTokenEncrypted: text().notNull(),
+  refreshTokenEncrypted: text().notNull(),
+  accessTokenExpiresAt: timestamp({ withTimezone: true }).notNull(),
+  refreshTokenExpiresAt: timestamp({ withTimezone: true }).notNull(),
+  /** How many shops the grant covers (0 until Resolve Shops). */
+  shopsDiscovered: integer().notNull().default(0),
+  /** When Resolve Shops read its shops; null: pending. */
+  resolvedAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** A shop of a grant, ready for the shop-scoped calls (its cipher is stored). */
 export const socialShopConnections = pgTable(
   'social_shop_connections',
   {
     id: idColumn(),
     channel: text().notNull().default('tiktok-shop'),
-    shopId: text(),
-    shopName: text(),
-    shopCipher: text(),
-    region: text(),
-    status: text({ enum: shopStatuses }).notNull().default('pending'),
-    accessTokenEncrypted: text().notNull(),
-    refreshTokenEncrypted: text().notNull(),
-    accessTokenExpiresAt: timestamp({ withTimezone: true }),
-    refreshTokenExpiresAt: timestamp({ withTimezone: true }),
-    /** How many shops the authorisation covers (0 until Resolve Shops). */
-    shopsDiscovered: integer().notNull().default(0),
+    grantId: text()
+      .notNull()
+      .references(() => socialShopGrants.id),
+    shopId: text().notNull(),
+    shopName: text().notNull(),
+    shopCipher: text().notNull(),
+    region: text().notNull(),
     /** The shop's default warehouse, where its stock is set (read once). */
     warehouseId: text(),
     /** Channel orders updated before this were searched for already. */
