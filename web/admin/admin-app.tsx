@@ -9,6 +9,7 @@ import { type LiveMessage, useLiveEvents } from './live/use-live-events.ts';
 import { createAdminQueryClient } from './query-client.ts';
 import { SOCIAL_SHOP_RETURN_PARAMS, socialShopReturnMessage } from './social-shop-return.ts';
 import { tabLabels, tabModules } from './tabs.ts';
+import { handBackAuthorisation } from './tiktok-shop/authorisation-channel.ts';
 import { FlashMessage, useFlashMessage } from './ui/flash-message.tsx';
 
 // One lazy component per built tab, made once: a tab's code loads when it is first opened.
@@ -48,6 +49,8 @@ export function AdminApp({ user }: { user: SessionUser }) {
     const message = socialShopReturnMessage(params);
     if (!message) return;
     show(message.kind, message.text);
+    // In the authorisation popup: the tab that opened it shows the result, and the popup closes.
+    handBackAuthorisation(params);
     setParams(
       (previous) => {
         const next = new URLSearchParams(previous);

@@ -32,6 +32,7 @@ export const tabModules: Partial<Record<AdminTab, () => Promise<TabModule>>> = {
   reviews: () => import('./reviews/reviews-tab.tsx'),
   newsletter: () => import('./newsletter/newsletter-tab.tsx'),
   sales: () => import('./sales/sales-tab.tsx'),
+  'tiktok-shop': () => import('./tiktok-shop/tiktok-shop-tab.tsx'),
   'admin-management': () => import('./admin-management/admin-management-tab.tsx'),
   settings: () => import('./settings/settings-tab.tsx'),
 };
