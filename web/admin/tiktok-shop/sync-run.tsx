@@ -82,36 +82,42 @@ function SyncResultView({ kind, result }: { kind: SyncRun['kind']; result: SyncR
       </dl>
       {result.note ? <p className="text-sm text-stone-700">{result.note}</p> : null}
       {result.results.length > 0 ? (
-        <AdminTable
-          caption={`Products of the ${what}`}
-          columns={3}
-          status={null}
-          headers={<PlainHeaders names={['Title', 'Product ID', 'TikTok product ID']} />}
-        >
-          {result.results.map((row) => (
-            <tr key={`${row.productId}-${row.tiktokProductId}`}>
-              <td className={tableStyles.cell}>{row.title}</td>
-              <td className={`${tableStyles.cell} font-mono`}>{row.productId}</td>
-              <td className={`${tableStyles.cell} font-mono`}>{row.tiktokProductId}</td>
-            </tr>
-          ))}
-        </AdminTable>
+        <>
+          <h5 className="text-sm font-medium text-stone-900">Synced</h5>
+          <AdminTable
+            caption={`Products of the ${what}`}
+            columns={3}
+            status={null}
+            headers={<PlainHeaders names={['Title', 'Product ID', 'TikTok product ID']} />}
+          >
+            {result.results.map((row) => (
+              <tr key={`${row.productId}-${row.tiktokProductId}`}>
+                <td className={tableStyles.cell}>{row.title}</td>
+                <td className={`${tableStyles.cell} font-mono`}>{row.productId}</td>
+                <td className={`${tableStyles.cell} font-mono`}>{row.tiktokProductId}</td>
+              </tr>
+            ))}
+          </AdminTable>
+        </>
       ) : null}
       {result.errors.length > 0 ? (
-        <AdminTable
-          caption={`Errors of the ${what}`}
-          columns={3}
-          status={null}
-          headers={<PlainHeaders names={['Title', 'Product ID', 'Error']} />}
-        >
-          {result.errors.map((row) => (
-            <tr key={`${row.productId}-${row.error}`}>
-              <td className={tableStyles.cell}>{row.title}</td>
-              <td className={`${tableStyles.cell} font-mono`}>{row.productId}</td>
-              <td className={`${tableStyles.cell} text-red-800`}>{row.error}</td>
-            </tr>
-          ))}
-        </AdminTable>
+        <>
+          <h5 className="text-sm font-medium text-red-800">Errors</h5>
+          <AdminTable
+            caption={`Errors of the ${what}`}
+            columns={3}
+            status={null}
+            headers={<PlainHeaders names={['Title', 'Product ID', 'Error']} />}
+          >
+            {result.errors.map((row) => (
+              <tr key={`${row.productId}-${row.error}`}>
+                <td className={tableStyles.cell}>{row.title}</td>
+                <td className={`${tableStyles.cell} font-mono`}>{row.productId}</td>
+                <td className={`${tableStyles.cell} text-red-800`}>{row.error}</td>
+              </tr>
+            ))}
+          </AdminTable>
+        </>
       ) : null}
     </div>
   );
