@@ -55,7 +55,7 @@ export const SANDBOX_SELLER = {
       code: 'GBLCSWSB02',
       warehouseId: '7300112233445566002',
     },
-  ] satisfies StandInShop[],
+  ] as const satisfies readonly StandInShop[],
 } as const;
 
 type Category = { id: string; parentId: string; name: string; keywords?: string[] };
