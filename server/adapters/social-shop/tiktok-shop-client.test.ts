@@ -242,6 +242,13 @@ describe('errors and retries', () => {
     expect(attempts).toBe(3);
   });
 
+  test('an answer without an envelope is unavailable', async () => {
+    const garbled = clientWith({ fetch: async () => new Response('<html>gateway</html>', { status: 200 }) });
+    const error = await failure(garbled.authorisedShops(tokens.accessToken));
+    expect(error.kind).toBe('unavailable');
+    expect(error.message).toContain('without an envelope');
+  });
+
   test('classifyFailure, for codes the stand-in does not send', () => {
     expect(classifyFailure(200, 36009004, 'Invalid credentials. Invalid `app_key` query parameter.')).toBe(
       'credentials',

@@ -441,8 +441,9 @@ export function createTikTokShopClient(config: TikTokShopClientConfig): SocialSh
         if (response.ok && code === 0) return envelope?.data ?? {};
         const words = typeof envelope?.message === 'string' ? redact(envelope.message) : '';
         const knownCode = Number.isFinite(code) ? code : null;
-        const kind = classifyFailure(response.status, knownCode, words);
-        const reason = words || (envelope ? `code ${knownCode}` : `HTTP ${response.status}`);
+        // A success status without an envelope is a garbled answer (a proxy's page, a cut body): transient.
+        const kind = !envelope && response.ok ? 'unavailable' : classifyFailure(response.status, knownCode, words);
+        const reason = words || (envelope ? `code ${knownCode}` : `HTTP ${response.status} without an envelope`);
         failure = new SocialShopError(kind, `TikTok Shop ${what} failed: ${reason}`, knownCode, requestId);
       } catch (error) {
         if (error instanceof SocialShopError) throw error;
