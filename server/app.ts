@@ -19,6 +19,8 @@ import type { AiProvider } from '#server/adapters/ai/ai-provider.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
 import type { Marketplace } from '#server/adapters/marketplace/marketplace.ts';
 import type { PaymentProcessor } from '#server/adapters/payments/payment-processor.ts';
+import type { SocialShop } from '#server/adapters/social-shop/social-shop.ts';
+import type { TikTokShopStandIn } from '#server/adapters/social-shop/tiktok-shop-stand-in.ts';
 import { MEDIA_PREFIX, type ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import type { AdEventsApi } from '#server/adapters/tracking/ad-events-api.ts';
 import type { Config } from '#server/config.ts';
@@ -67,9 +69,17 @@ import { createReviewModerationService } from '#server/features/reviews/review-m
 import { REVIEW_ADMIN_ALIAS_PREFIX, reviewsAdminRoutes } from '#server/features/reviews/reviews.admin-routes.ts';
 import { reviewsRoutes } from '#server/features/reviews/reviews.routes.ts';
 import { createReviewsService } from '#server/features/reviews/reviews.service.ts';
+import { createSecretBox } from '#server/features/settings/secret-box.ts';
 import { settingsAdminRoutes } from '#server/features/settings/settings.admin-routes.ts';
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts';
 import { createSettingsService } from '#server/features/settings/settings.service.ts';
+import { socialShopAdminRoutes } from '#server/features/social-shop/social-shop.admin-routes.ts';
+import {
+  SOCIAL_SHOP_CALLBACK_PATH,
+  sandboxShopPages,
+  socialShopPublicRoutes,
+} from '#server/features/social-shop/social-shop.routes.ts';
+import { createSocialShopService } from '#server/features/social-shop/social-shop.service.ts';
 import { trackingRoutes } from '#server/features/tracking/tracking.routes.ts';
 import { createTrackingService } from '#server/features/tracking/tracking.service.ts';
 import { ADMIN_API_PREFIXES, isAdminApiUrl, requireAdminAccess } from '#server/http/admin-access.ts';
@@ -109,6 +119,10 @@ export type AppDeps = {
   adEventsApi?: AdEventsApi | null;
   /** The marketplace products come from; by default AliExpress when configured, else the demo marketplace. */
   marketplace?: Marketplace;
+  /** The social-shop channel (a client against a stand-in in tests); by default TikTok Shop when configured, else the sandbox. */
+  socialShop?: SocialShop;
+  /** The stand-in whose authorise page the app serves, with `socialShop` (tests); null: none. */
+  socialShopSandbox?: TikTokShopStandIn | null;
   /** How page views are batched before they are written (by default every second or 500 rows). */
   analyticsBatch?: { maxRows?: number; intervalMs?: number };
   /** How often the live stream sends its heartbeat and checks each stream's session (15 s by default). */
@@ -185,7 +199,7 @@ export async function buildApp(deps: AppDeps) {
   });
   await settings.load();
   app.addHook('onClose', async () => settings.close());
-  const { storage, mailer, ai, payments, adEventsApi, marketplace } = createAdapters(
+  const { storage, mailer, ai, payments, adEventsApi, marketplace, socialShop, socialShopSandbox } = createAdapters(
     config,
     {
       db,
@@ -194,6 +208,8 @@ export async function buildApp(deps: AppDeps) {
         warn: (message) => app.log.warn(message),
       },
       keys: settings.keys,
+      socialShopRedirectUrl: `${config.publicUrl}${SOCIAL_SHOP_CALLBACK_PATH}`,
+      sandboxSecret: deps.signingKey,
     },
     deps,
   );
@@ -250,6 +266,18 @@ export async function buildApp(deps: AppDeps) {
     fulfil: (orderId) => fulfilment.orderPaid(orderId),
     log: (message, error) => app.log.error({ err: error }, message),
   });
+  // The social shop's orders come in as paid orders and go the same dropship way.
+  const socialShopService = createSocialShopService({
+    db,
+    socialShop,
+    box: createSecretBox(deps.signingKey),
+    storage,
+    jobs: deps.jobs,
+    events,
+    fulfil: (orderId) => fulfilment.orderPaid(orderId),
+    log: (message, error) => app.log.warn({ err: error }, message),
+  });
+  app.addHook('onClose', async () => socialShopService.close());
   const analytics = createAnalyticsService({
     db,
     pglite: database.pglite,
@@ -334,6 +362,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(mediaRoutes, { storage });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
   await app.register(paymentWebhookRoutes, { checkout });
+  await app.register(socialShopPublicRoutes, { socialShop: socialShopService });
+  if (socialShopSandbox) await app.register(sandboxShopPages, { standIn: socialShopSandbox });
 
   await app.register(async (api) => {
     csrf.protect(api);
@@ -397,6 +427,7 @@ export async function buildApp(deps: AppDeps) {
       await admin.register(salesAdminRoutes, { salesAdmin: createSalesAdminService({ db, events }) });
       await admin.register(productImagesAdminRoutes, { storage, db });
       await admin.register(marketplaceAdminRoutes, { db, marketplace, storage });
+      await admin.register(socialShopAdminRoutes, { db, socialShop: socialShopService });
       await admin.register(aiContentAdminRoutes, {
         aiContent: createAiContentService({
           db,

@@ -156,6 +156,26 @@ const Env = z.object({
     .optional(),
   // Pay supplier orders at once with the account's payment method. Default false (they wait to be paid on AliExpress).
   ALIEXPRESS_AUTO_PAY: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  // The TikTok Shop app (Partner Center): all three, or none for the offline sandbox shop.
+  TIKTOK_SHOP_APP_KEY: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{4,64}$/, 'must be the app key (4-64 letters and digits)')
+    .optional(),
+  TIKTOK_SHOP_APP_SECRET: z
+    .string()
+    .trim()
+    .regex(/^\S{16,128}$/, 'must be the app secret (16-128 characters, no spaces)')
+    .optional(),
+  TIKTOK_SHOP_SERVICE_ID: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be the service id of the app')
+    .optional(),
+  // Hosts (a stand-in in tests; the sandbox hosts of TikTok for a sandbox app). Defaults: TikTok's production hosts.
+  TIKTOK_SHOP_API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  TIKTOK_SHOP_AUTH_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  TIKTOK_SHOP_AUTHORIZE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
 });
 
 /** A half-configured AI, Stripe or bucket is an error, not a silent fallback to the built-in one. */
@@ -193,6 +213,15 @@ const CheckedEnv = Env.superRefine((e, ctx) => {
       code: 'custom',
       path: [e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
       message: 'set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY with S3_BUCKET',
+    });
+  }
+  const tiktokShopNames = ['TIKTOK_SHOP_APP_KEY', 'TIKTOK_SHOP_APP_SECRET', 'TIKTOK_SHOP_SERVICE_ID'] as const;
+  const tiktokShopMissing = tiktokShopNames.filter((name) => e[name] === undefined);
+  if (tiktokShopMissing.length > 0 && tiktokShopMissing.length < 3) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [tiktokShopMissing[0] ?? 'TIKTOK_SHOP_APP_KEY'],
+      message: `set TIKTOK_SHOP_APP_KEY, TIKTOK_SHOP_APP_SECRET and TIKTOK_SHOP_SERVICE_ID together (missing ${tiktokShopMissing.join(', ')})`,
     });
   }
   const aliexpressSet = (['ALIEXPRESS_APP_KEY', 'ALIEXPRESS_APP_SECRET', 'ALIEXPRESS_ACCESS_TOKEN'] as const).filter(
@@ -276,6 +305,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             shipToCountry: e.ALIEXPRESS_SHIP_TO_COUNTRY ?? 'US',
             logisticsServiceName: e.ALIEXPRESS_LOGISTICS_SERVICE ?? null,
             payAutomatically: e.ALIEXPRESS_AUTO_PAY === 'true',
+          }
+        : null,
+    // Null: the offline sandbox shop (the stand-in, in process).
+    tiktokShop:
+      e.TIKTOK_SHOP_APP_KEY && e.TIKTOK_SHOP_APP_SECRET && e.TIKTOK_SHOP_SERVICE_ID
+        ? {
+            appKey: e.TIKTOK_SHOP_APP_KEY,
+            appSecret: e.TIKTOK_SHOP_APP_SECRET,
+            serviceId: e.TIKTOK_SHOP_SERVICE_ID,
+            apiBase: (e.TIKTOK_SHOP_API_BASE_URL ?? 'https://open-api.tiktokglobalshop.com').replace(/\/$/, ''),
+            authBase: (e.TIKTOK_SHOP_AUTH_BASE_URL ?? 'https://auth.tiktok-shops.com/api/v2').replace(/\/$/, ''),
+            authorizeUrl: e.TIKTOK_SHOP_AUTHORIZE_URL ?? 'https://services.tiktokshop.com/open/authorize',
           }
         : null,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),

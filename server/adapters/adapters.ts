@@ -9,6 +9,10 @@ import { createDemoMarketplace } from './marketplace/demo-marketplace.ts';
 import type { Marketplace } from './marketplace/marketplace.ts';
 import { createPaymentProcessor } from './payments/create-payment-processor.ts';
 import type { PaymentProcessor } from './payments/payment-processor.ts';
+import { createSandboxSocialShop } from './social-shop/sandbox.ts';
+import type { SocialShop } from './social-shop/social-shop.ts';
+import { createTikTokShopClient } from './social-shop/tiktok-shop-client.ts';
+import type { TikTokShopStandIn } from './social-shop/tiktok-shop-stand-in.ts';
 import { createDiskObjectStorage } from './storage/disk-object-storage.ts';
 import type { ObjectStorage } from './storage/object-storage.ts';
 import { createS3ObjectStorage } from './storage/s3-object-storage.ts';
@@ -24,6 +28,10 @@ export type Adapters = {
   adEventsApi: AdEventsApi | null;
   /** Where products are imported from and supplier orders placed: AliExpress when configured, else the demo marketplace. */
   marketplace: Marketplace;
+  /** The social-shop channel: TikTok Shop's Partner API when configured, else the sandbox stand-in in process. */
+  socialShop: SocialShop;
+  /** The sandbox stand-in behind `socialShop` (its authorise page is served by the app); null with TikTok. */
+  socialShopSandbox: TikTokShopStandIn | null;
 };
 
 /**
@@ -67,6 +75,33 @@ export function createMarketplace(config: Config, savedAccessToken: () => string
 }
 
 /**
+ * TikTok Shop's Partner API when the app's keys are configured; the sandbox shop otherwise (the
+ * same client, talking in process to the stand-in, whose keys derive from `secret`).
+ */
+export function createSocialShop(
+  config: Config,
+  { redirectUrl, secret }: { redirectUrl: string; secret: string },
+): { socialShop: SocialShop; socialShopSandbox: TikTokShopStandIn | null } {
+  const tiktok = config.tiktokShop;
+  if (!tiktok) {
+    const sandbox = createSandboxSocialShop({ publicUrl: config.publicUrl, redirectUrl, secret });
+    return { socialShop: sandbox.socialShop, socialShopSandbox: sandbox.standIn };
+  }
+  return {
+    socialShop: createTikTokShopClient({
+      mode: 'tiktok-shop',
+      appKey: tiktok.appKey,
+      appSecret: tiktok.appSecret,
+      serviceId: tiktok.serviceId,
+      apiBase: tiktok.apiBase,
+      authBase: tiktok.authBase,
+      authorizeBase: tiktok.authorizeUrl,
+    }),
+    socialShopSandbox: null,
+  };
+}
+
+/**
  * The one place where the configuration picks each outside service's adapter: the real provider
  * when it is configured (or, for the AI and Stripe, when the owner saved its key in the
  * settings: `keys`), the embedded default otherwise. `given` replaces any of them (tests;
@@ -74,7 +109,21 @@ export function createMarketplace(config: Config, savedAccessToken: () => string
  */
 export function createAdapters(
   config: Config,
-  { db, log, keys = noSavedKeys }: { db: Db; log: AdapterLog; keys?: SavedKeys },
+  {
+    db,
+    log,
+    keys = noSavedKeys,
+    socialShopRedirectUrl,
+    sandboxSecret,
+  }: {
+    db: Db;
+    log: AdapterLog;
+    keys?: SavedKeys;
+    /** Our OAuth callback, where the channel sends the seller back. */
+    socialShopRedirectUrl: string;
+    /** Derives the sandbox shop's keys (the app's signing key: stable across restarts and instances). */
+    sandboxSecret: string;
+  },
   given: Partial<Adapters> = {},
 ): Adapters {
   const { pixelId, eventsToken } = config.tracking;
@@ -100,5 +149,8 @@ export function createAdapters(
           ? createTikTokEventsApi({ pixelId, accessToken: eventsToken })
           : null,
     marketplace: given.marketplace ?? createMarketplace(config, keys.marketplaceApiKey),
+    ...(given.socialShop
+      ? { socialShop: given.socialShop, socialShopSandbox: given.socialShopSandbox ?? null }
+      : createSocialShop(config, { redirectUrl: socialShopRedirectUrl, secret: sandboxSecret })),
   };
 }

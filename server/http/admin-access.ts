@@ -22,10 +22,18 @@ export const ADMIN_API_PREFIXES = [
   '/api/atlas/',
   '/api/sales',
   '/api/aliexpress/',
+  '/api/tiktok-shop/',
 ] as const;
 
-/** Public routes under an admin prefix (the storefront's marketplace refresh): the general limit counts them. */
-export const PUBLIC_PATHS_UNDER_ADMIN_PREFIXES: readonly string[] = ['/api/aliexpress/refresh'];
+/**
+ * Public routes under an admin prefix (the storefront's marketplace refresh, the social shop's
+ * OAuth callback and webhook): the general limit counts them (the webhook is exempt by its route).
+ */
+export const PUBLIC_PATHS_UNDER_ADMIN_PREFIXES: readonly string[] = [
+  '/api/aliexpress/refresh',
+  '/api/tiktok-shop/callback',
+  '/api/tiktok-shop/webhook',
+];
 
 /** Whether a request URL is the admin API's (under an admin prefix, and not one of its public paths). */
 export function isAdminApiUrl(url: string): boolean {

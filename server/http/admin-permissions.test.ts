@@ -17,7 +17,7 @@ const { app, database } = await buildTestApp();
 
 /** Every admin route and the access the table gives it; the first test checks the list is whole. */
 const adminRoutes: {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   access: AdminAccess;
   /** What to call when the route itself would not answer at once (the live stream stays open). */
@@ -97,6 +97,16 @@ const adminRoutes: {
   { method: 'PATCH', url: '/api/sales/:id/activate', access: 'uploadProducts' },
   { method: 'PATCH', url: '/api/sales/:id/deactivate', access: 'uploadProducts' },
   { method: 'DELETE', url: '/api/sales/:id', access: 'uploadProducts' },
+  // The social shop tab (spec 6: tiktok-shop → uploadProducts). The OAuth callback and the webhook are public.
+  { method: 'GET', url: '/api/tiktok-shop/auth-url', access: 'uploadProducts' },
+  { method: 'GET', url: '/api/tiktok-shop/shops', access: 'uploadProducts' },
+  { method: 'POST', url: '/api/tiktok-shop/resolve-shops', access: 'uploadProducts' },
+  { method: 'POST', url: '/api/tiktok-shop/sync-products', access: 'uploadProducts' },
+  { method: 'POST', url: '/api/tiktok-shop/sync-inventory', access: 'uploadProducts' },
+  { method: 'GET', url: '/api/tiktok-shop/syncs', access: 'uploadProducts' },
+  { method: 'GET', url: '/api/tiktok-shop/syncs/:syncId', access: 'uploadProducts' },
+  { method: 'GET', url: '/api/tiktok-shop/category-mappings', access: 'uploadProducts' },
+  { method: 'PUT', url: '/api/tiktok-shop/category-mappings', access: 'uploadProducts' },
   { method: 'POST', url: '/api/admin-setup/create-admin', access: 'owner' },
   { method: 'POST', url: '/api/admin-setup/remove-admin', access: 'owner' },
   { method: 'POST', url: '/api/admin-setup/update-permissions', access: 'owner' },

@@ -4,6 +4,8 @@ import type { MailMessage } from '#server/adapters/email/mailer.ts';
 import { createOutboxMailer } from '#server/adapters/email/outbox-mailer.ts';
 import type { Marketplace } from '#server/adapters/marketplace/marketplace.ts';
 import type { PaymentProcessor } from '#server/adapters/payments/payment-processor.ts';
+import type { SocialShop } from '#server/adapters/social-shop/social-shop.ts';
+import type { TikTokShopStandIn } from '#server/adapters/social-shop/tiktok-shop-stand-in.ts';
 import { createDiskObjectStorage } from '#server/adapters/storage/disk-object-storage.ts';
 import type { AdEventsApi } from '#server/adapters/tracking/ad-events-api.ts';
 import { buildApp } from '#server/app.ts';
@@ -30,6 +32,7 @@ export async function buildTestApp({
   payments,
   adEventsApi,
   marketplace,
+  socialShop,
 }: {
   web?: WebMode | null;
   database?: Database;
@@ -46,6 +49,8 @@ export async function buildTestApp({
   adEventsApi?: AdEventsApi | null;
   /** The marketplace (AliExpress against its stand-in, a failing one); by default as configured: the demo marketplace. */
   marketplace?: Marketplace;
+  /** The social-shop channel (the client against a stand-in the test holds); by default the in-process sandbox. */
+  socialShop?: { socialShop: SocialShop; standIn: TikTokShopStandIn | null };
 } = {}) {
   const db = database ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/stillwater-test-data', ...env });
@@ -76,6 +81,7 @@ export async function buildTestApp({
     ...(logStream ? { logStream } : {}),
     ...(payments ? { payments: payments(db) } : {}),
     ...(marketplace ? { marketplace } : {}),
+    ...(socialShop ? { socialShop: socialShop.socialShop, socialShopSandbox: socialShop.standIn } : {}),
   });
   await app.ready();
   const close = async () => {

@@ -77,7 +77,7 @@ export function createFulfilment({
       .update(orders)
       .set({ status, ...fields, updatedAt: now() })
       .where(and(eq(orders.id, orderId), inArray(orders.status, movableTo(status))))
-      .returning({ id: orders.id, email: orders.email, orderNumber: orders.orderNumber });
+      .returning({ id: orders.id, email: orders.email, orderNumber: orders.orderNumber, channel: orders.channel });
     if (moved) events.publish({ type: 'order_updated', data: { collection: 'orders', id: orderId, status } });
     return moved ?? null;
   }
@@ -264,7 +264,8 @@ export function createFulfilment({
     if (least.status === 'shipped' || least.status === 'delivered') {
       const numbers = tracking.map((parcel) => parcel.trackingNumber).join(', ');
       const shipped = await moveOrder(orderId, 'shipped', { aliTrackingNumber: numbers });
-      if (shipped)
+      // A channel's buyer hears of the parcel from the channel, not from us.
+      if (shipped?.channel === 'web')
         await mailShipped(shipped.email, shipped.orderNumber, orderId, numbers, tracking[0]?.carrier ?? null);
     }
     if (least.status === 'delivered') {
