@@ -1,21 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { configProblem as problem } from '#server/testing/config-problem.ts';
+import { loadConfig } from './config.ts';
 
 const credentials = {
   ALIEXPRESS_APP_KEY: '503123',
   ALIEXPRESS_APP_SECRET: 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6',
   ALIEXPRESS_ACCESS_TOKEN: '50000800a12bcDEfgh1234567890',
 };
-
-function problem(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a configuration error');
-}
 
 describe('the marketplace configuration', () => {
   test('nothing set: the demo marketplace (no AliExpress settings)', () => {

@@ -1,21 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { configProblem as problem } from '#server/testing/config-problem.ts';
+import { loadConfig } from './config.ts';
 
 const app = {
   TIKTOK_SHOP_APP_KEY: '6abc12def34gh',
   TIKTOK_SHOP_APP_SECRET: '0123456789abcdef0123456789abcdef',
   TIKTOK_SHOP_SERVICE_ID: '7300000000000000001',
 };
-
-function problem(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a configuration error');
-}
 
 describe('the social shop configuration', () => {
   test('nothing set: the sandbox shop', () => {
