@@ -11,6 +11,20 @@ import { openAdmin, owner } from './admin.ts';
 
 const AUTHORIZE_PAGE = /\/sandbox\/tiktok-shop\/open\/authorize\?/;
 
+// The authorisation comes back to the shop's public address (PUBLIC_URL, by default
+// http://localhost:{port}, which the test server keeps), and the OAuth state is bound to the
+// session, whose cookie belongs to the host signed in on: these tests use the shop at that address.
+const shopOrigin = `http://localhost:${process.env.E2E_PORT ?? 3100}`;
+test.use({
+  baseURL: shopOrigin,
+  storageState: {
+    cookies: [],
+    origins: [
+      { origin: shopOrigin, localStorage: [{ name: 'stillwater.cookieConsent', value: '{"accepted":false}' }] },
+    ],
+  },
+});
+
 /** A message of the tab's flash region (errors are alerts, successes statuses). */
 const flash = (page: Page, text: string) =>
   page.getByRole(/^(Authorization|Failed|Please|TikTok Shop error)/.test(text) ? 'alert' : 'status').filter({
@@ -55,7 +69,12 @@ test('tiktok shop tab: connect in the popup, resolve the shop, sync products and
   await page.getByRole('button', { name: 'Resolve Shops' }).click();
   await expect(flash(page, 'resolved')).toBeVisible();
   await expect(shops.getByRole('row').filter({ hasText: 'Pending' })).toHaveCount(0);
-  const readyRow = shops.getByRole('row').filter({ hasText: 'Ready' }).first();
+  // The stand-in's seller has a US and a GB shop; our prices are dollars, so the US one.
+  const readyRow = shops
+    .getByRole('row')
+    .filter({ hasText: 'Ready' })
+    .filter({ has: page.getByRole('cell', { name: 'US', exact: true }) })
+    .first();
   await expect(readyRow).toBeVisible();
   await expectAccessible(page);
 
