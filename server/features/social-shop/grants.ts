@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { SocialShop as ShopAnswer } from '#common/contracts/admin/social-shop.ts';
 import {
+  type AuthorisedShop,
   type ShopAccess,
   type SocialShop,
   SocialShopError,
@@ -157,7 +158,10 @@ export function createGrants({
       if (current && current.refreshTokenEncrypted !== grant.refreshTokenEncrypted) {
         return unseal(current.id, 'access', current.accessTokenEncrypted);
       }
-      if (error instanceof SocialShopError && error.kind === 'credentials') throw reconnectRequired();
+      // Refused, or expired by the channel's clock (105002 on the refresh route): only a new grant helps.
+      if (error instanceof SocialShopError && (error.kind === 'credentials' || error.kind === 'token_expired')) {
+        throw reconnectRequired();
+      }
       throw error;
     }
     const [written] = await db
@@ -227,14 +231,28 @@ export function createGrants({
 
   /**
    * Resolve Shops: each pending grant's shops are read with their ciphers and stored ready; a
-   * shop authorised again moves to the newer grant (its listings and syncs stay with it). Answers
-   * how many shops were resolved.
+   * shop authorised again moves to the newer grant (its listings and syncs stay with it). A pending
+   * grant that can no longer be used is removed (409 reconnect_required when no other resolved).
+   * Answers how many shops were resolved.
    */
   async function resolveShops(): Promise<number> {
     const pending = await db.select().from(socialShopGrants).where(isNull(socialShopGrants.resolvedAt));
     let resolved = 0;
+    let unusable: AppError | null = null;
     for (const grant of pending) {
-      const found = await withToken(grant.id, (token) => socialShop.authorisedShops(token));
+      let found: AuthorisedShop[];
+      try {
+        found = await withToken(grant.id, (token) => socialShop.authorisedShops(token));
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'reconnect_required')) throw error;
+        // Its tokens are unreadable or expired: kept, it would fail every Resolve Shops, even after a new Connect.
+        log(`a pending TikTok Shop grant could no longer be used and was removed: ${error.message}`);
+        await db
+          .delete(socialShopGrants)
+          .where(and(eq(socialShopGrants.id, grant.id), isNull(socialShopGrants.resolvedAt)));
+        unusable ??= error;
+        continue;
+      }
       await db.transaction(async (tx) => {
         for (const shop of found) {
           await tx
@@ -269,6 +287,8 @@ export function createGrants({
       });
       resolved += found.length;
     }
+    // Nothing else to resolve: the owner is told to connect again.
+    if (unusable && resolved === 0) throw unusable;
     return resolved;
   }
 

@@ -25,9 +25,13 @@ export function sellerSkuOf(productId: string, skuId: string | null): string {
   return skuId ? `${productId}-${skuId}` : productId;
 }
 
-/** The product and variant a seller SKU names (the product id has no '-'). */
+/**
+ * The product and variant a seller SKU names (the product id has no '-'). The SKU id is the rest,
+ * whatever it holds: a hand-added variant's is its attribute string ('14:193#Blue'), and it is
+ * only ever compared with our variants' ids.
+ */
 export function parseSellerSku(sellerSku: string): { productId: string; skuId: string | null } | null {
-  const match = /^([0-9a-f]{16})(?:-(\w{1,40}))?$/.exec(sellerSku);
+  const match = /^([0-9a-f]{16})(?:-([^\p{Cc}]{1,500}))?$/u.exec(sellerSku);
   if (!match?.[1]) return null;
   return { productId: match[1], skuId: match[2] ?? null };
 }
