@@ -106,6 +106,25 @@ test('tiktok shop tab: connect in the popup, resolve the shop, sync products and
   await expect(synced.getByRole('row')).toHaveCount(syncedCount + 1);
   await expectAccessible(page);
 
+  // The sync stored the channel's recommended category for our categories; one is changed here.
+  const mappings = page.getByRole('table', { name: 'Our categories and their TikTok Shop categories' });
+  const recommended = mappings.getByRole('row').filter({ hasText: 'Recommended by TikTok' }).first();
+  await expect(recommended).toBeVisible();
+  const category = (await recommended.getByRole('rowheader').textContent())?.trim() ?? '';
+  const channelCategory = mappings.getByLabel(`TikTok Shop category for ${category}`, { exact: true });
+  const current = await channelCategory.inputValue();
+  const other = await channelCategory
+    .getByRole('option')
+    .evaluateAll(
+      (options, current) => options.map((o) => (o as HTMLOptionElement).value).find((v) => v && v !== current),
+      current,
+    );
+  await channelCategory.selectOption(other ?? '');
+  await mappings.getByRole('button', { name: `Save the TikTok Shop category for ${category}` }).click();
+  await expect(flash(page, `Category mapping saved for ${category}`)).toBeVisible();
+  await expect(mappings.getByRole('row', { name: new RegExp(`^${category}`) })).toContainText('Chosen by you');
+  await expectAccessible(page);
+
   // Sync Inventory: the stock of every synced SKU.
   await page.getByRole('button', { name: 'Sync Inventory' }).click();
   const inventorySync = page.getByRole('region', { name: 'Inventory sync', exact: true });
@@ -124,6 +143,7 @@ test('tiktok shop tab: connect in the popup, resolve the shop, sync products and
   await expect(page.getByRole('region', { name: 'Inventory sync', exact: true }).getByRole('status')).toHaveText(
     /^Inventory sync finished/,
   );
+  await expect(mappings.getByLabel(`TikTok Shop category for ${category}`, { exact: true })).toHaveValue(other ?? '');
   await expectAccessible(page);
 });
 

@@ -25,6 +25,7 @@ import {
   connectionText,
   failures,
   isNoShopsAnswer,
+  isSyncRunning,
   popupFeatures,
   SHOPS_REFRESH_AFTER_AUTHORISING_MS,
   selectableShopId,
@@ -152,16 +153,28 @@ export default function TikTokShopTab() {
       })),
     [queryClient],
   );
+  // A finished product sync may have stored the channel's category recommendations; a run that
+  // failed as a whole gets the spec's failure message (its reason shows with the run).
+  const onRunFinished = useCallback(
+    (run: SyncRun) => {
+      showRun(run);
+      if (run.status === 'failed') show('error', run.kind === 'products' ? failures.products : failures.inventory);
+      if (run.kind === 'products') void queryClient.invalidateQueries({ queryKey: mappingsKey(run.shopId) });
+    },
+    [queryClient, showRun, show],
+  );
+  // The sync calls wait a little for their run, so the answer may be the finished run.
+  const onRunStarted = (run: SyncRun) => (isSyncRunning(run) ? showRun(run) : onRunFinished(run));
   const syncProducts = useMutation({
     mutationFn: (input: { shopId: string; forceAll: boolean }) =>
       api.call<typeof syncSocialShopProducts>({ method: 'POST', path: paths.syncProducts }, { body: input }),
-    onSuccess: showRun,
+    onSuccess: onRunStarted,
     onError: () => show('error', failures.products),
   });
   const syncInventory = useMutation({
     mutationFn: (shopId: string) =>
       api.call<typeof syncSocialShopInventory>({ method: 'POST', path: paths.syncInventory }, { body: { shopId } }),
-    onSuccess: showRun,
+    onSuccess: onRunStarted,
     onError: () => show('error', failures.inventory),
   });
   const startSync = (kind: SyncRun['kind']) => {
@@ -169,15 +182,6 @@ export default function TikTokShopTab() {
     if (kind === 'products') syncProducts.mutate({ shopId: selected, forceAll });
     else syncInventory.mutate(selected);
   };
-  // A finished product sync may have stored the channel's category recommendations.
-  const onRunFinished = useCallback(
-    (run: SyncRun) => {
-      showRun(run);
-      if (run.kind === 'products') void queryClient.invalidateQueries({ queryKey: mappingsKey(run.shopId) });
-    },
-    [queryClient, showRun],
-  );
-
   const select = (shopId: string) => {
     sessionStorage.setItem(SELECTED_SHOP_KEY, shopId);
     setRemembered(shopId);
