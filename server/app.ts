@@ -363,7 +363,17 @@ export async function buildApp(deps: AppDeps) {
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
   await app.register(paymentWebhookRoutes, { checkout });
   await app.register(socialShopPublicRoutes, { socialShop: socialShopService });
-  if (socialShopSandbox) await app.register(sandboxShopPages, { standIn: socialShopSandbox });
+  if (socialShopSandbox) {
+    // The sandbox's test orders reach the shop as TikTok's would: by the signed webhook.
+    socialShopSandbox.subscribeWebhooks((body, headers) =>
+      socialShopService.receiveWebhook(body, headers.authorization),
+    );
+    await app.register(sandboxShopPages, {
+      standIn: socialShopSandbox,
+      findUser: (token) => sessions.findUser(token),
+      publicUrl: config.publicUrl,
+    });
+  }
 
   await app.register(async (api) => {
     csrf.protect(api);

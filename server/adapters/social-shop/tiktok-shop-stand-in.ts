@@ -214,6 +214,8 @@ export function createTikTokShopStandIn(options: StandInOptions) {
   const orders = new Map<string, StoredOrder>();
   const failures: { pathSuffix: string; status?: number; code?: number; remaining: number }[] = [];
   const calls: StandInCall[] = [];
+  /** Where the seller centre's test orders are delivered (TikTok's webhook subscription), once the app subscribes. */
+  let deliverWebhook: ((body: string, headers: Record<string, string>) => Promise<unknown>) | null = null;
   let counter = 0;
   let nextProductId = 1729300000000000001n;
   let nextSkuId = 1731000000000000001n;
@@ -908,6 +910,71 @@ ${hidden}
   }
 
   // -------------------------------------------------------------------------------------------
+  // The seller centre: the sandbox's listings, and test orders of them delivered to the webhook
+
+  function sellerCentrePage(url: URL): Response {
+    const placed = url.searchParams.get('placed');
+    const failed = url.searchParams.get('failed');
+    const notice = placed
+      ? `<p role="status">Test order ${escapeHtml(placed)} was placed and delivered to the shop's webhook.</p>`
+      : failed
+        ? `<p role="alert">${escapeHtml(failed)}</p>`
+        : '';
+    const sections = SANDBOX_SELLER.shops.map((shop) => {
+      const listed = [...products.values()].filter((p) => p.shopId === shop.id);
+      const items = listed.flatMap((product) =>
+        product.skus.map(
+          (sku) => `<li>
+<form method="post" action="seller-centre/orders">
+<input type="hidden" name="shop_id" value="${escapeHtml(shop.id)}">
+<input type="hidden" name="seller_sku" value="${escapeHtml(sku.sellerSku)}">
+<label>${escapeHtml(product.title)}${sku.style ? ` (${escapeHtml(sku.style)})` : ''}, ${escapeHtml(sku.price)} ${escapeHtml(sku.currency)}, ${sku.quantity} in stock: quantity
+<input type="number" name="quantity" value="1" min="1" max="20" required></label>
+<button type="submit">Place a test order</button>
+</form>
+</li>`,
+        ),
+      );
+      return `<section aria-labelledby="shop-${escapeHtml(shop.id)}">
+<h2 id="shop-${escapeHtml(shop.id)}">${escapeHtml(shop.name)} (${escapeHtml(shop.region)})</h2>
+${items.length ? `<ul>\n${items.join('\n')}\n</ul>` : '<p>Nothing is listed on this shop yet: run Sync Products from the back office.</p>'}
+</section>`;
+    });
+    return page(
+      200,
+      'Seller centre - TikTok Shop sandbox',
+      `<h1>TikTok Shop sandbox: seller centre</h1>
+<p>A buyer's paid order of a listed product, placed here, reaches the shop as TikTok would send it: by the signed webhook, and in the next order search.</p>
+${notice}
+${sections.join('\n')}`,
+    );
+  }
+
+  async function placeTestOrder(request: Request): Promise<Response> {
+    const form = new URLSearchParams(await request.text());
+    const back = (params: Record<string, string>) =>
+      new Response(null, {
+        status: 303,
+        headers: { location: `../seller-centre?${new URLSearchParams(params).toString()}` },
+      });
+    const quantity = Number(form.get('quantity'));
+    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 20) {
+      return back({ failed: 'The quantity must be a whole number from 1 to 20.' });
+    }
+    let order: ReturnType<typeof placeOrder>;
+    try {
+      order = placeOrder({
+        shopId: form.get('shop_id') ?? '',
+        lines: [{ sellerSku: form.get('seller_sku') ?? '', quantity }],
+      });
+    } catch (error) {
+      return back({ failed: (error as Error).message });
+    }
+    if (deliverWebhook) await deliverWebhook(order.webhookBody, order.webhookHeaders);
+    return back({ placed: order.orderId });
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Entry points
 
   /** Answers one request of the API, the token routes or the authorise page. */
@@ -919,6 +986,8 @@ ${hidden}
       if (request.method === 'GET' && path === '/open/authorize') return authorisePage(url);
       if (request.method === 'GET' && path === '/open/authorize/grant') return authoriseDecision(url, true);
       if (request.method === 'GET' && path === '/open/authorize/cancel') return authoriseDecision(url, false);
+      if (request.method === 'GET' && path === '/open/seller-centre') return sellerCentrePage(url);
+      if (request.method === 'POST' && path === '/open/seller-centre/orders') return await placeTestOrder(request);
       const token = /^\/auth\/api\/v2\/token\/(get|refresh)$/.exec(path);
       if (token?.[1]) {
         record(request.method, path, url);
@@ -987,6 +1056,10 @@ ${hidden}
     handle,
     listen,
     placeOrder,
+    /** Where the seller centre's test orders are delivered: the shop's webhook, called in process. */
+    subscribeWebhooks(deliver: (body: string, headers: Record<string, string>) => Promise<unknown>) {
+      deliverWebhook = deliver;
+    },
     /** The next `times` requests whose path ends with `pathSuffix` answer this failure. */
     failNext(pathSuffix: string, failure: { status?: number; code?: number; times: number }) {
       failures.push({ pathSuffix, status: failure.status, code: failure.code, remaining: failure.times });

@@ -394,3 +394,71 @@ describe('channel orders in', () => {
     expect(rows).toEqual([]);
   });
 });
+
+describe('the sandbox seller centre', () => {
+  const page = '/sandbox/tiktok-shop/open/seller-centre';
+
+  test('only an admin who may manage products sees it; others are sent to sign in', async () => {
+    const visitor = await testClient(app).get(page);
+    expect(visitor.statusCode).toBe(303);
+    expect(visitor.headers.location).toBe(`/login?redirect=${encodeURIComponent(page)}`);
+    const { browser: shopper } = await signedInAs(app, db, 'user');
+    expect((await shopper.get(page)).statusCode).toBe(303);
+    const { browser: reviewer } = await signedInAs(app, db, 'admin', { manageReviews: true });
+    expect((await reviewer.get(page)).statusCode).toBe(303);
+  });
+
+  test('a test order placed there reaches the shop by the webhook and becomes one order', async () => {
+    const { browser, shop } = await connectedShop();
+    await finished(
+      browser,
+      (await browser.post('/api/tiktok-shop/sync-products', { shopId: shop.shopId, forceAll: true })).json() as SyncRun,
+    );
+    const listed = await browser.get(page);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.headers['content-type']).toContain('text/html');
+    expect(listed.body).toContain('Place a test order');
+    const sellerSku = /name="seller_sku" value="([^"]+)"/.exec(listed.body)?.[1] ?? '';
+    expect(sellerSku).not.toBe('');
+
+    const form = new URLSearchParams({ shop_id: shop.shopId, seller_sku: sellerSku, quantity: '1' }).toString();
+    const cookie = `sw_session=${browser.cookie('sw_session')}`;
+    const foreign = await app.inject({
+      method: 'POST',
+      url: `${page}/orders`,
+      headers: { cookie, origin: 'https://elsewhere.example', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form,
+    });
+    expect(foreign.statusCode).toBe(403);
+
+    const placed = await app.inject({
+      method: 'POST',
+      url: `${page}/orders`,
+      headers: { cookie, origin: 'http://localhost:3000', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form,
+    });
+    expect(placed.statusCode).toBe(303);
+    // Back to the seller centre, saying which order was placed.
+    const back = new URL(String(placed.headers.location), `http://localhost:3000${page}/orders`);
+    expect(back.pathname).toBe(page);
+    const orderId = back.searchParams.get('placed');
+    expect((await browser.get(`${back.pathname}${back.search}`)).body).toContain(`Test order ${orderId} was placed`);
+    expect(orderId).toMatch(/^\d+$/);
+    await jobsDone();
+    const rows = await db
+      .select()
+      .from(orders)
+      .where(eq(orders.externalId, orderId ?? ''));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.channel).toBe('tiktok-shop');
+
+    const bad = await app.inject({
+      method: 'POST',
+      url: `${page}/orders`,
+      headers: { cookie, origin: 'http://localhost:3000', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ shop_id: shop.shopId, seller_sku: sellerSku, quantity: '0' }).toString(),
+    });
+    expect(bad.statusCode).toBe(303);
+    expect(bad.headers.location).toContain('failed=');
+  });
+});

@@ -1,8 +1,10 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
+import { hasAccess } from '#common/permissions.ts';
 import { SANDBOX_BASE_PATH } from '#server/adapters/social-shop/sandbox.ts';
 import type { TikTokShopStandIn } from '#server/adapters/social-shop/tiktok-shop-stand-in.ts';
-import { SESSION_COOKIE } from '#server/http/session.ts';
+import { type FindSessionUser, SESSION_COOKIE } from '#server/http/session.ts';
 import { channelErrors } from './social-shop.admin-routes.ts';
 import type { SocialShopService } from './social-shop.service.ts';
 
@@ -59,17 +61,61 @@ export const socialShopPublicRoutes: FastifyPluginAsyncZod<{ socialShop: SocialS
 };
 
 /**
- * The sandbox shop's authorise page, served by the app when no TikTok Shop app is configured
- * (the demo's popup opens it). Only its pages: the stand-in's API is called in process.
+ * The sandbox shop's pages, served by the app when no TikTok Shop app is configured: the
+ * authorise page the demo's popup opens, and its seller centre, where an admin who may manage
+ * products places test orders (delivered to the webhook in process). Only its pages: the
+ * stand-in's API is called in process.
  */
-export const sandboxShopPages: FastifyPluginAsyncZod<{ standIn: TikTokShopStandIn }> = async (app, { standIn }) => {
-  app.get(`${SANDBOX_BASE_PATH}/open/*`, { schema: { hide: true } }, async (request, reply) => {
-    const answer = await standIn.handle(new Request(new URL(request.url, 'http://sandbox.local')));
+export const sandboxShopPages: FastifyPluginAsyncZod<{
+  standIn: TikTokShopStandIn;
+  findUser: FindSessionUser;
+  publicUrl: string;
+}> = async (app, { standIn, findUser, publicUrl }) => {
+  const sellerCentre = `${SANDBOX_BASE_PATH}/open/seller-centre`;
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_request, body, done) => done(null, body),
+  );
+
+  async function forward(request: FastifyRequest, reply: FastifyReply) {
+    const url = new URL(request.url, 'http://sandbox.local');
+    if (url.pathname.startsWith(sellerCentre)) {
+      // Test orders become orders of this shop: only for those who may manage its products.
+      const token = request.cookies[SESSION_COOKIE];
+      const user = token ? await findUser(token) : null;
+      if (!user || !hasAccess(user, 'uploadProducts')) {
+        return reply
+          .code(303)
+          .header('location', `/login?redirect=${encodeURIComponent(url.pathname)}`)
+          .send();
+      }
+      // A form of this site only (the session cookie is SameSite=Lax, so another site's POST has none anyway).
+      if (request.method === 'POST' && request.headers.origin !== new URL(publicUrl).origin) {
+        return reply.code(403).type('text/plain').send('Test orders are placed from the seller centre only');
+      }
+    }
+    // The stand-in's own paths (it takes them with or without the prefix).
+    url.pathname = url.pathname.slice(SANDBOX_BASE_PATH.length);
+    const answer = await standIn.handle(
+      new Request(url, {
+        method: request.method,
+        ...(request.method === 'POST'
+          ? {
+              body: typeof request.body === 'string' ? request.body : '',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            }
+          : {}),
+      }),
+    );
     reply.code(answer.status);
     for (const name of ['content-type', 'location', 'cache-control']) {
       const value = answer.headers.get(name);
       if (value) reply.header(name, value);
     }
     return reply.send(await answer.text());
-  });
+  }
+
+  app.get(`${SANDBOX_BASE_PATH}/open/*`, { schema: { hide: true } }, forward);
+  app.post(`${sellerCentre}/orders`, { schema: { hide: true } }, forward);
 };
