@@ -27,7 +27,11 @@ export type SocialShop = z.infer<typeof SocialShop>;
 export const getSocialShops = {
   method: 'GET',
   path: '/api/tiktok-shop/shops',
-  response: z.object({ shops: z.array(SocialShop) }),
+  response: z.object({
+    shops: z.array(SocialShop),
+    /** The sandbox's seller centre (test orders), when the channel is the sandbox; null with TikTok. */
+    sellerCentreUrl: z.nullable(z.string()),
+  }),
 } as const;
 
 export const getSocialShopAuthUrl = {

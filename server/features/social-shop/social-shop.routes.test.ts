@@ -113,7 +113,10 @@ describe('connecting a shop (OAuth)', () => {
     const callback = await browser.get(`${back.pathname}${back.search}`);
     expect(callback.statusCode).toBe(303);
     expect(callback.headers.location).toBe('/admin?tab=tiktok-shop&tiktok_success=1');
-    const shops = (await browser.get('/api/tiktok-shop/shops')).json().shops as SocialShop[];
+    const listed = (await browser.get('/api/tiktok-shop/shops')).json();
+    // The sandbox says where its seller centre is (the test orders); TikTok would not.
+    expect(listed.sellerCentreUrl).toBe('/sandbox/tiktok-shop/open/seller-centre');
+    const shops = listed.shops as SocialShop[];
     expect(shops).toHaveLength(before + 1);
     expect(shops.at(-1)).toMatchObject({ status: 'pending', shopName: SANDBOX_SELLER.name, shopsDiscovered: 0 });
 
@@ -404,7 +407,7 @@ describe('the sandbox seller centre', () => {
     expect(visitor.headers.location).toBe(`/login?redirect=${encodeURIComponent(page)}`);
     const { browser: shopper } = await signedInAs(app, db, 'user');
     expect((await shopper.get(page)).statusCode).toBe(303);
-    const { browser: reviewer } = await signedInAs(app, db, 'admin', { manageReviews: true });
+    const { browser: reviewer } = await signedInAs(app, db, 'admin', { manageNewsletters: true });
     expect((await reviewer.get(page)).statusCode).toBe(303);
   });
 

@@ -5,7 +5,7 @@ import { hasAccess } from '#common/permissions.ts';
 import { SANDBOX_BASE_PATH } from '#server/adapters/social-shop/sandbox.ts';
 import type { TikTokShopStandIn } from '#server/adapters/social-shop/tiktok-shop-stand-in.ts';
 import { type FindSessionUser, SESSION_COOKIE } from '#server/http/session.ts';
-import { channelErrors } from './social-shop.admin-routes.ts';
+import { channelErrors, SANDBOX_SELLER_CENTRE_PATH } from './social-shop.admin-routes.ts';
 import type { SocialShopService } from './social-shop.service.ts';
 
 /** Where the channel sends the seller back after the authorise page (the app's registered redirect URL). */
@@ -71,7 +71,7 @@ export const sandboxShopPages: FastifyPluginAsyncZod<{
   findUser: FindSessionUser;
   publicUrl: string;
 }> = async (app, { standIn, findUser, publicUrl }) => {
-  const sellerCentre = `${SANDBOX_BASE_PATH}/open/seller-centre`;
+  const sellerCentre = SANDBOX_SELLER_CENTRE_PATH;
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 4096 },

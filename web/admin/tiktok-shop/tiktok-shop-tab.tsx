@@ -69,14 +69,14 @@ export default function TikTokShopTab() {
     queryKey: shopsKey,
     queryFn: async () => {
       try {
-        return (await api.call<typeof getSocialShops>({ method: 'GET', path: paths.shops })).shops;
+        return await api.call<typeof getSocialShops>({ method: 'GET', path: paths.shops });
       } catch (error) {
-        if (isNoShopsAnswer(error)) return [];
+        if (isNoShopsAnswer(error)) return { shops: [], sellerCentreUrl: null };
         throw error;
       }
     },
   });
-  const shopList = shops.data ?? [];
+  const shopList = shops.data?.shops ?? [];
   const selected = selectableShopId(shopList, remembered);
 
   const latest = useQuery({
@@ -138,7 +138,10 @@ export default function TikTokShopTab() {
   const resolve = useMutation({
     mutationFn: () => api.call<typeof resolveSocialShops>({ method: 'POST', path: paths.resolve }, { body: {} }),
     onSuccess: (answer) => {
-      queryClient.setQueryData(shopsKey, answer.shops);
+      queryClient.setQueryData(shopsKey, (before: { sellerCentreUrl: string | null } | undefined) => ({
+        shops: answer.shops,
+        sellerCentreUrl: before?.sellerCentreUrl ?? null,
+      }));
       show('success', answer.resolved === 1 ? '1 shop resolved' : `${answer.resolved} shops resolved`);
     },
     onError: () => show('error', failures.resolveShops),
@@ -223,6 +226,15 @@ export default function TikTokShopTab() {
             {resolve.isPending ? 'Resolving…' : 'Resolve Shops'}
           </button>
         </div>
+        {shops.data?.sellerCentreUrl ? (
+          <p className="mt-3 text-sm text-stone-700">
+            This is the sandbox TikTok Shop (no TikTok Shop app is configured).{' '}
+            <a className="text-sage-800 underline" href={shops.data.sellerCentreUrl} target="_blank" rel="noopener">
+              Open its seller centre
+            </a>{' '}
+            to place test orders of the listed products.
+          </p>
+        ) : null}
         {awaitingAuthorisation ? (
           <p className="mt-2 text-sm text-stone-700">
             Finish the authorisation in the TikTok Shop window; this page shows the result.
