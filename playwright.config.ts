@@ -6,7 +6,7 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 process.env.E2E_MAILBOX ??= path.resolve(`test-results/mailbox-${port}`);
 
 /** The tests that change what every other test would see (see the projects below). */
-const shopWide = /(^|\/)(newsletter|admin-products)\.spec\.ts$/;
+const shopWide = /(^|\/)(newsletter|admin-products|admin-tiktok-shop-orders)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'e2e',

@@ -1,6 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectAccessible } from './a11y.ts';
 import { openAdmin, owner } from './admin.ts';
+import { atShopOrigin, flash, openAuthorisation } from './tiktok-shop.ts';
 
 /*
  * The TikTok Shop tab against the sandbox stand-in the server uses when TikTok Shop is not
@@ -9,37 +10,10 @@ import { openAdmin, owner } from './admin.ts';
  * they made, whatever else is listed.
  */
 
-const AUTHORIZE_PAGE = /\/sandbox\/tiktok-shop\/open\/authorize\?/;
-
 // The authorisation comes back to the shop's public address (PUBLIC_URL, by default
 // http://localhost:{port}, which the test server keeps), and the OAuth state is bound to the
 // session, whose cookie belongs to the host signed in on: these tests use the shop at that address.
-const shopOrigin = `http://localhost:${process.env.E2E_PORT ?? 3100}`;
-test.use({
-  baseURL: shopOrigin,
-  storageState: {
-    cookies: [],
-    origins: [
-      { origin: shopOrigin, localStorage: [{ name: 'stillwater.cookieConsent', value: '{"accepted":false}' }] },
-    ],
-  },
-});
-
-/** A message of the tab's flash region (errors are alerts, successes statuses). */
-const flash = (page: Page, text: string) =>
-  page.getByRole(/^(Authorization|Failed|Please|TikTok Shop error)/.test(text) ? 'alert' : 'status').filter({
-    hasText: text,
-  });
-
-/** Connect: the popup opens the channel's authorise page, checked by axe; answers the popup. */
-async function openAuthorisation(page: Page) {
-  const opened = page.waitForEvent('popup');
-  await page.getByRole('button', { name: 'Connect', exact: true }).click();
-  const popup = await opened;
-  await popup.waitForURL(AUTHORIZE_PAGE);
-  await expectAccessible(popup);
-  return popup;
-}
+test.use(atShopOrigin);
 
 test('tiktok shop tab: connect in the popup, resolve the shop, sync products and stock', async ({ page }) => {
   // A sync of the demo catalogue and a dozen axe runs: room on a busy machine.

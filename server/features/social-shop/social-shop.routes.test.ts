@@ -433,11 +433,24 @@ describe('the sandbox seller centre', () => {
       payload: form,
     });
     expect(foreign.statusCode).toBe(403);
+    const crossSite = await app.inject({
+      method: 'POST',
+      url: `${page}/orders`,
+      headers: { cookie, 'sec-fetch-site': 'same-site', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form,
+    });
+    expect(crossSite.statusCode).toBe(403);
 
+    // As a browser sends it under Referrer-Policy no-referrer: Origin null, Sec-Fetch-Site same-origin.
     const placed = await app.inject({
       method: 'POST',
       url: `${page}/orders`,
-      headers: { cookie, origin: 'http://localhost:3000', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie,
+        origin: 'null',
+        'sec-fetch-site': 'same-origin',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: form,
     });
     expect(placed.statusCode).toBe(303);

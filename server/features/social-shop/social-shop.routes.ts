@@ -90,8 +90,11 @@ export const sandboxShopPages: FastifyPluginAsyncZod<{
           .header('location', `/login?redirect=${encodeURIComponent(url.pathname)}`)
           .send();
       }
-      // A form of this site only (the session cookie is SameSite=Lax, so another site's POST has none anyway).
-      if (request.method === 'POST' && request.headers.origin !== new URL(publicUrl).origin) {
+      // A form of this site only (the session cookie is SameSite=Lax, so another site's POST has
+      // none anyway). Browsers say so in Sec-Fetch-Site; the Origin is null under no-referrer.
+      const site = request.headers['sec-fetch-site'];
+      const sameOrigin = site ? site === 'same-origin' : request.headers.origin === new URL(publicUrl).origin;
+      if (request.method === 'POST' && !sameOrigin) {
         return reply.code(403).type('text/plain').send('Test orders are placed from the seller centre only');
       }
     }
