@@ -7,7 +7,7 @@ import type { SecretBox } from '#server/features/settings/secret-box.ts';
 import { AppError } from '#server/http/errors.ts';
 import type { Jobs } from '#server/jobs/job-queue.ts';
 import { createChannelOrders } from './channel-orders.ts';
-import { createGrants, loggable } from './grants.ts';
+import { createGrants } from './grants.ts';
 import { socialShopWebhookEvents } from './social-shop.tables.ts';
 import { createSocialShopSync } from './sync.ts';
 
@@ -114,7 +114,6 @@ export function createSocialShopService({
       if (pushTimer) clearTimeout(pushTimer);
       pushTimer = null;
     },
-    loggable,
   };
 }
 
