@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { browserPath } from './scripts/browser-path.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 // Where the test server files the mail the shop sends (see e2e/serve.ts and e2e/mailbox.ts).
@@ -33,7 +34,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     ...devices['Desktop Chrome'],
     launchOptions: {
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      executablePath: browserPath(),
       // Without these, Chromium tries to reach Google's services, which this network refuses.
       args: [
         '--disable-background-networking',

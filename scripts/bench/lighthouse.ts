@@ -5,12 +5,13 @@
 import { launch } from 'chrome-launcher';
 import type { Flags, Result } from 'lighthouse';
 import lighthouse from 'lighthouse';
+import { browserPath } from '../browser-path.ts';
 import { nextClientAddress } from './client-address.ts';
 
 export const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type Category = (typeof categories)[number];
 
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const chromePath = browserPath();
 // No internet here: without these, Chromium keeps trying to reach Google's services.
 const chromeFlags = [
   '--headless=new',

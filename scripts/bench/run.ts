@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { killAll } from 'chrome-launcher';
+import { browserPath } from '../browser-path.ts';
 import { type AdminListsBenchResult, adminListsTargets, adminListsText, measureAdminLists } from './admin-lists.ts';
 import { checkoutBench, countCheckoutStatements, csrfHeaders, intentBody } from './checkout.ts';
 import { nextClientAddress } from './client-address.ts';
@@ -102,7 +103,7 @@ function machineInfo(): Record<string, unknown> {
     node: process.versions.node,
     lighthouse: packageVersion('lighthouse'),
     autocannon: packageVersion('autocannon'),
-    chromium: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromium: browserPath(),
     // Other work on the machine (tests running alongside) makes the numbers noisy.
     loadAverageAtStart: os.loadavg().map((value) => Number(value.toFixed(2))),
   };
