@@ -291,6 +291,34 @@ describe('importing a channel order', () => {
     expect(await itemsOf(rows[0]?.id ?? '')).toHaveLength(1);
     expect(await stockOf(product.id)).toBe(7);
   });
+
+  test('an order the channel cancels before it ships is cancelled here, its stock given back, once', async () => {
+    const [product] = await plainProducts(1, 10);
+    if (!product) throw new Error('no product');
+    const order = channelOrder([{ sellerSku: sellerSkuOf(product.id, null), quantity: 4 }]);
+    expect(await channelOrders.importOrder(order)).toBe('created');
+    expect(await stockOf(product.id)).toBe(6);
+    const outcomes = await Promise.all([
+      channelOrders.importOrder({ ...order, status: 'CANCELLED' }),
+      channelOrders.importOrder({ ...order, status: 'CANCELLED' }),
+    ]);
+    expect(outcomes.sort()).toEqual(['cancelled', 'not_paid']);
+    const [row] = await ordersOf(order.id);
+    expect(row?.status).toBe('cancelled');
+    expect(await stockOf(product.id)).toBe(10);
+  });
+
+  test('an order the channel cancels after it shipped stays as it is', async () => {
+    const [product] = await plainProducts(1, 10);
+    if (!product) throw new Error('no product');
+    const order = channelOrder([{ sellerSku: sellerSkuOf(product.id, null), quantity: 1 }]);
+    expect(await channelOrders.importOrder(order)).toBe('created');
+    await db.update(orders).set({ status: 'shipped' }).where(eq(orders.externalId, order.id));
+    expect(await channelOrders.importOrder({ ...order, status: 'CANCELLED' })).toBe('not_paid');
+    const [row] = await ordersOf(order.id);
+    expect(row?.status).toBe('shipped');
+    expect(await stockOf(product.id)).toBe(9);
+  });
 });
 
 describe('orders by webhook', () => {

@@ -1,8 +1,8 @@
-import { inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ChannelOrder, ChannelOrderStatus, SocialShop } from '#server/adapters/social-shop/social-shop.ts';
 import type { Db } from '#server/db/client.ts';
 import { products, skuVariants } from '#server/features/catalog/catalog.tables.ts';
-import { takeSoldStock } from '#server/features/catalog/stock.ts';
+import { returnStock, takeSoldStock } from '#server/features/catalog/stock.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import { PAID_STATUS } from '#server/features/orders/order-status.ts';
 import { orderItems, orderNumbers, orders } from '#server/features/orders/orders.tables.ts';
@@ -24,7 +24,7 @@ const SEARCH_OVERLAP_MS = 10 * 60_000;
 /** A new shop's orders are searched from this long before it was connected. */
 const FIRST_SEARCH_BACK_MS = 24 * 60 * 60_000;
 
-export type ImportOutcome = 'created' | 'exists' | 'not_paid';
+export type ImportOutcome = 'created' | 'exists' | 'not_paid' | 'cancelled';
 
 /**
  * Channel orders in (issue 14): the webhook's and the periodic search's orders become our
@@ -50,7 +50,8 @@ export function createChannelOrders({
   log?: (message: string, error?: unknown) => void;
 }) {
   async function importOrder(order: ChannelOrder): Promise<ImportOutcome> {
-    // Unpaid, held for a check or cancelled: not ours to ship (a later status brings it again).
+    if (order.status === 'CANCELLED') return (await cancelImported(order)) ? 'cancelled' : 'not_paid';
+    // Unpaid or held for a check: not ours to ship yet (a later status brings it again).
     if (!PAID_CHANNEL_STATUSES.includes(order.status)) return 'not_paid';
     const known = await knownLines(order);
     const created = await db.transaction(async (tx) => {
@@ -124,6 +125,39 @@ export function createChannelOrders({
     // The order is kept whatever happens here; a failure is in the log and the sweep retries.
     await fulfil(created.id).catch((error: unknown) => log('handing a TikTok Shop order to fulfilment failed', error));
     return 'created';
+  }
+
+  /**
+   * The channel cancelled an order we imported: while it is not shipped yet, ours is cancelled
+   * and its stock given back, in one transaction (a supplier order already placed is the
+   * person's to cancel: said in the log). Answers whether this call cancelled it.
+   */
+  async function cancelImported(order: ChannelOrder): Promise<boolean> {
+    const cancelled = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(orders)
+        .set({ status: 'cancelled', updatedAt: now() })
+        .where(and(eq(orders.channel, 'tiktok-shop'), eq(orders.externalId, order.id), eq(orders.status, PAID_STATUS)))
+        .returning({ id: orders.id, orderNumber: orders.orderNumber, supplierOrder: orders.aliOrderId });
+      if (!row) return null;
+      const lines = await tx
+        .select({ productId: orderItems.productId, skuId: orderItems.skuId, quantity: orderItems.quantity })
+        .from(orderItems)
+        .where(eq(orderItems.orderId, row.id));
+      for (const line of lines) {
+        if (line.productId)
+          await returnStock(tx, { productId: line.productId, skuId: line.skuId, quantity: line.quantity });
+      }
+      return row;
+    });
+    if (!cancelled) return false;
+    if (cancelled.supplierOrder) {
+      log(
+        `TikTok Shop cancelled ${cancelled.orderNumber}, whose supplier order ${cancelled.supplierOrder} was placed: cancel it on the marketplace`,
+      );
+    }
+    events.publish({ type: 'order_updated', data: { collection: 'orders', id: cancelled.id, status: 'cancelled' } });
+    return true;
   }
 
   /** Our product and variant of each line, by the seller SKU it was listed under. */
