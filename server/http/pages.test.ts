@@ -1,17 +1,29 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { SEARCH_TERM_MAX } from '#common/constants.ts';
 import { searchProducts } from '#common/contracts/catalog.ts';
+import { seedProducts } from '#seed/catalog.ts';
 import { seedCategories } from '#seed/categories.ts';
+import { products } from '#server/features/catalog/catalog.tables.ts';
+import { signedInAs } from '#server/testing/signed-in.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 import { buildUrl } from '#web/common/api-client.ts';
 
 /** Pages as plain HTTP clients get them: the first HTML already holds the content. Needs `npm run build`. */
-const { app } = await buildTestApp({ web: 'production' });
+const { app, database } = await buildTestApp({ web: 'production' });
 
+let pageRequests = 0;
 async function page(url: string, headers: Record<string, string> = {}) {
-  const response = await app.inject({ method: 'GET', url, headers: { 'user-agent': 'curl/8.5.0', ...headers } });
+  // Each from an address of its own: the general rate limit counts per address.
+  pageRequests += 1;
+  const response = await app.inject({
+    method: 'GET',
+    url,
+    headers: { 'user-agent': 'curl/8.5.0', ...headers },
+    remoteAddress: `10.88.${Math.floor(pageRequests / 200) % 250}.${pageRequests % 200}`,
+  });
   return { status: response.statusCode, html: response.body, headers: response.headers };
 }
 
@@ -352,8 +364,71 @@ describe('caching of pages', () => {
     }
     // A session cookie that no longer works is still kept out of caches.
     expect((await page('/', { cookie: 'sw_session=expired' })).headers['cache-control']).toBe('private, no-store');
-    for (const url of ['/', '/products', '/product/desktop-fountain']) {
-      expect((await page(url)).headers['cache-control'], url).toBeUndefined();
+    // Nor does a signed-in visitor get a signed-out copy's validator.
+    expect((await page('/product/desktop-fountain', { cookie })).headers.etag).toBeUndefined();
+  });
+
+  test('the shop’s shared pages may be cached for signed-out visitors, and an unchanged one is a 304', async () => {
+    for (const url of [
+      '/',
+      '/products',
+      '/products?category=fountains&sort=price-asc',
+      '/product/desktop-fountain',
+      '/product/desktop-fountain/reviews',
+    ]) {
+      const first = await page(url);
+      expect(first.status, url).toBe(200);
+      expect(first.headers['cache-control'], url).toBe('public, max-age=0, s-maxage=60, stale-while-revalidate=30');
+      expect(first.headers.vary, url).toContain('Cookie');
+      // Compressed, it varies by the encoding too.
+      const compressed = await page(url, { 'accept-encoding': 'br' });
+      expect(compressed.headers['content-encoding'], url).toBe('br');
+      expect(String(compressed.headers.vary).toLowerCase(), url).toMatch(
+        /cookie.*accept-encoding|accept-encoding.*cookie/,
+      );
+      expect(compressed.headers.etag, url).toBe(first.headers.etag);
+      const etag = String(first.headers.etag);
+      expect(etag, url).toMatch(/^W\/"[\w-]{27}"$/);
+      // The same page again (a new nonce in it) has the same validator…
+      const again = await page(url);
+      expect(again.headers.etag, url).toBe(etag);
+      expect(again.headers['content-security-policy']).not.toBe(first.headers['content-security-policy']);
+      // …so the visitor's copy is confirmed with a 304, which leaves the copy's policy (and its nonce) in place.
+      const confirmed = await page(url, { 'if-none-match': etag });
+      expect(confirmed.status, url).toBe(304);
+      expect(confirmed.html).toBe('');
+      expect(confirmed.headers.etag).toBe(etag);
+      expect(confirmed.headers['content-security-policy']).toBeUndefined();
+      expect((await page(url, { 'if-none-match': 'W/"something-else"' })).status, url).toBe(200);
     }
+  });
+
+  test('the flash sale’s ticking digits are left to the browser, so the page is the same from second to second', async () => {
+    const { html } = await page('/product/desktop-fountain');
+    expect(html).toMatch(/data-testid="flash-countdown"[^>]*>(\d+d )?--:--:--</);
+  });
+
+  test('a change to the product is a new validator: the old copy gets the new page', async () => {
+    const product = seedProducts[5];
+    if (!product) throw new Error('the seed has too few products');
+    const url = `/product/${product.slug}`;
+    const first = await page(url);
+    const [row] = await database.db.select({ id: products.id }).from(products).where(eq(products.slug, product.slug));
+    const { browser: owner } = await signedInAs(app, database.db, 'owner');
+    const edit = await owner.patch(`/api/admin/products/${row?.id}`, {
+      description: 'A renewed description, written for the page cache test.',
+    });
+    expect(edit.statusCode).toBe(200);
+    const after = await page(url, { 'if-none-match': String(first.headers.etag) });
+    expect(after.status).toBe(200);
+    expect(after.html).toContain('A renewed description, written for the page cache test.');
+    expect(after.headers.etag).not.toBe(first.headers.etag);
+  });
+
+  test('other pages, HEAD requests and error pages are not marked for shared caches', async () => {
+    for (const url of ['/cart', '/login', '/account', '/privacy', '/nope', '/products.data']) {
+      expect(String((await page(url)).headers['cache-control']), url).not.toContain('public');
+    }
+    expect((await page('/product/no-such-product')).headers.etag).toBeUndefined();
   });
 });

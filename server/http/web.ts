@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PaymentConfig } from '#web/context.ts';
 import type { InternalFetch, PageHandler } from '../react-router-entry.ts';
 import { sendError } from './errors.ts';
+import { isSharedPage, matchesEtag, pageEtag, SHARED_PAGE_CACHE_CONTROL } from './page-cache.ts';
 import { SESSION_COOKIE } from './session.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -79,7 +80,33 @@ export async function mountWeb(
 
   async function render(request: FastifyRequest, reply: FastifyReply) {
     const handler = await getHandler();
-    return handler(toWebRequest(request, reply, publicUrl), { nonce: request.cspNonce });
+    const response = await handler(toWebRequest(request, reply, publicUrl), { nonce: request.cspNonce });
+    const shared =
+      request.method === 'GET' &&
+      response.status === 200 &&
+      request.cookies[SESSION_COOKIE] === undefined &&
+      !response.headers.has('set-cookie') &&
+      isSharedPage(request.url);
+    return shared ? sendSharedPage(request, reply, response) : response;
+  }
+
+  /** A page every signed-out visitor gets alike: cacheable, and a 304 when the visitor's copy is current. */
+  async function sendSharedPage(request: FastifyRequest, reply: FastifyReply, response: Response) {
+    const html = await response.text();
+    const etag = pageEtag(html, request.cspNonce);
+    for (const [name, value] of response.headers) reply.header(name, value);
+    const vary = reply.getHeader('vary');
+    reply
+      .header('etag', etag)
+      .header('cache-control', SHARED_PAGE_CACHE_CONTROL)
+      .header('vary', vary ? `${vary}, Cookie` : 'Cookie');
+    if (matchesEtag(request.headers['if-none-match'], etag)) {
+      // The copy the visitor holds carries the nonce of its own policy: a 304 must not replace that policy.
+      reply.removeHeader('content-security-policy');
+      reply.removeHeader('content-type');
+      return reply.code(304).send();
+    }
+    return reply.code(200).send(html);
   }
 
   await app.register(async (pages) => {

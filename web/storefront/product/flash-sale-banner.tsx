@@ -5,14 +5,20 @@ import { formatCents } from '#common/money.ts';
 
 const two = (n: number) => String(n).padStart(2, '0');
 
-/** Shown while the sale runs; the countdown ticks every second (days only above zero) and the banner leaves at the end. */
+/**
+ * Shown while the sale runs; the countdown ticks every second (days only above zero) and the
+ * banner leaves at the end. The server's page holds no ticking digits (only the days, in the same
+ * width), so the page stays the same for a day and a cache can keep it; the browser's clock fills
+ * them in at once.
+ */
 export function FlashSaleBanner({ sale }: { sale: FlashSale }) {
-  const [now, setNow] = useState(() => Date.now());
+  const [now, setNow] = useState<number | null>(null);
   useEffect(() => {
+    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
-  const left = countdown(sale.endTime, now);
+  const left = countdown(sale.endTime, now ?? Date.now());
   if (!sale.isActive || !left) return null;
   const percent = flashSalePercent(sale.originalPrice, sale.salePrice);
   return (
@@ -26,13 +32,8 @@ export function FlashSaleBanner({ sale }: { sale: FlashSale }) {
           {sale.description} Now {formatCents(sale.salePrice)} instead of {formatCents(sale.originalPrice)}.
         </p>
       </div>
-      {/* The server's clock and the browser's differ by the time the page took: the browser's wins. */}
-      <p
-        className="font-mono text-lg font-semibold tabular-nums"
-        data-testid="flash-countdown"
-        suppressHydrationWarning
-      >
-        {`${left.days > 0 ? `${left.days}d ` : ''}${two(left.hours)}:${two(left.minutes)}:${two(left.seconds)}`}
+      <p className="font-mono text-lg font-semibold tabular-nums" data-testid="flash-countdown">
+        {`${left.days > 0 ? `${left.days}d ` : ''}${now === null ? '--:--:--' : `${two(left.hours)}:${two(left.minutes)}:${two(left.seconds)}`}`}
       </p>
     </section>
   );
