@@ -256,6 +256,21 @@ describe('syncing products and stock', () => {
     expect(onChannel?.skus.map((sku) => sku.quantity)).toEqual(onChannel?.skus.map(() => 3));
   });
 
+  test('a shop of a market that lists in another currency is refused as a whole, with the reason', async () => {
+    const { browser } = await connectedShop();
+    const gb = SANDBOX_SELLER.shops[1];
+    const run = await finished(
+      browser,
+      (await browser.post('/api/tiktok-shop/sync-products', { shopId: gb.id })).json() as SyncRun,
+    );
+    expect(run).toMatchObject({
+      status: 'failed',
+      result: null,
+      error: `${gb.name} (GB) lists in GBP, and the shop's prices are in USD: choose a shop that sells in USD`,
+    });
+    expect(standIn.products().filter((p) => p.shopId === gb.id)).toEqual([]);
+  });
+
   test('a sync needs a selected, ready shop, and says so otherwise', async () => {
     const browser = await ownerBrowser();
     const unknown = await browser.post('/api/tiktok-shop/sync-products', { shopId: '123', forceAll: false });

@@ -285,6 +285,7 @@ export function createSocialShopSync({
   }
 
   async function syncProducts(shop: Connection, runRow: RunRow): Promise<SyncResult> {
+    assertSellsIn(shop, currency);
     const all = await listableProducts();
     const listings = await listingsOf(shop.id);
     const warehouseId = await warehouseOf(shop);
@@ -651,6 +652,41 @@ function mappingAnswer(
     channelCategoryName: mapped?.channelCategoryName ?? null,
     source: mapped?.source ?? null,
   };
+}
+
+/**
+ * The currency each TikTok Shop market lists in. A shop lists in its market's currency, and the
+ * shop's prices are in one currency: a shop of another market would refuse every product.
+ */
+const MARKET_CURRENCIES: Record<string, string> = {
+  US: 'USD',
+  GB: 'GBP',
+  IE: 'EUR',
+  DE: 'EUR',
+  FR: 'EUR',
+  IT: 'EUR',
+  ES: 'EUR',
+  MX: 'MXN',
+  BR: 'BRL',
+  JP: 'JPY',
+  ID: 'IDR',
+  MY: 'MYR',
+  PH: 'PHP',
+  SG: 'SGD',
+  TH: 'THB',
+  VN: 'VND',
+};
+
+/** Refuses, as a whole, a product sync to a shop whose market lists in another currency than ours. */
+function assertSellsIn(shop: Connection, currency: string) {
+  const listsIn = MARKET_CURRENCIES[shop.region.toUpperCase()];
+  if (listsIn && listsIn !== currency) {
+    throw new AppError(
+      409,
+      'shop_currency',
+      `${shop.shopName} (${shop.region}) lists in ${listsIn}, and the shop's prices are in ${currency}: choose a shop that sells in ${currency}`,
+    );
+  }
 }
 
 function productsNote(total: number, result: SyncResult, unchanged: number, shopName: string): string {
