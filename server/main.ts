@@ -2,12 +2,15 @@
  * The process: read the configuration, open and migrate the database, seed an empty shop,
  * make sure the owner exists, then serve until SIGTERM or SIGINT.
  */
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { createStorage } from './adapters/adapters.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
+import { SERVER_PID_FILE, writeEmbeddedBackup } from './db/embedded-backup.ts';
 import { startEmbeddedMaintenance } from './db/embedded-maintenance.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { ensureOwner } from './features/accounts/owner.ts';
@@ -72,6 +75,9 @@ async function main() {
 
   let queue: JobQueue | null = null;
   let maintenance: ReturnType<typeof startEmbeddedMaintenance> | null = null;
+  // The embedded database is this process's alone: `npm run backup` asks it for a copy (SIGUSR2)
+  // and finds it by the process id kept in the data folder.
+  const pidFile = database.pglite ? path.join(config.dataDir, SERVER_PID_FILE) : null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -85,6 +91,7 @@ async function main() {
       await maintenance?.stop();
       redis?.disconnect();
       await database.close();
+      if (pidFile) rmSync(pidFile, { force: true });
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
@@ -93,6 +100,17 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  if (database.pglite && pidFile) {
+    const pglite = database.pglite;
+    writeFileSync(pidFile, `${process.pid}\n`);
+    process.on('SIGUSR2', () => {
+      writeEmbeddedBackup(pglite, path.join(config.dataDir, 'backups')).then(
+        (file) => app.log.info({ file }, 'database backup written'),
+        (error: unknown) => app.log.error({ err: error }, 'database backup failed'),
+      );
+    });
+  }
 
   await app.listen({ host: config.host, port: config.port });
   app.log.info(`Stillwater is serving on ${config.publicUrl} (database: ${database.kind})`);

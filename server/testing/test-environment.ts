@@ -31,3 +31,8 @@ declare module 'vitest' {
     postgresTemplate: string | null;
   }
 }
+
+/** The environment of a command a test runs (a script of package.json), with these variables set. */
+export function commandEnv(vars: Record<string, string>): Record<string, string | undefined> {
+  return { ...process.env, ...vars };
+}
