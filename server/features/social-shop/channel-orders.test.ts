@@ -212,8 +212,10 @@ describe('importing a channel order', () => {
     if (!variant) throw new Error('no product with variants');
     const { productId } = variant;
     usedProducts.add(productId);
-    // A variant added by hand: its SKU id is its attribute string.
-    const handAdded = '14:193#Sage Green';
+    // A variant added by hand: its SKU id is its attribute string, here too long for a seller
+    // SKU, which then carries its digest.
+    const handAdded = '14:193#Sage Green;5:100014064#Extra Large;200007763#United Kingdom';
+    expect(sellerSkuOf(productId, handAdded)).toContain('~');
     await db.update(skuVariants).set({ skuId: handAdded, stock: 1 }).where(eq(skuVariants.id, variant.id));
     await db.update(products).set({ stock: 3 }).where(eq(products.id, productId));
     const variantOrder = channelOrder([{ sellerSku: sellerSkuOf(productId, handAdded), quantity: 4 }]);

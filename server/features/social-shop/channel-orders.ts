@@ -7,7 +7,7 @@ import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import { PAID_STATUS } from '#server/features/orders/order-status.ts';
 import { orderItems, orderNumbers, orders } from '#server/features/orders/orders.tables.ts';
 import { type Connection, type Grants, loggable } from './grants.ts';
-import { parseSellerSku } from './listing.ts';
+import { namesVariant, parseSellerSku } from './listing.ts';
 import { socialShopConnections } from './social-shop.tables.ts';
 
 /** Statuses of a channel order that is paid and to be shipped (or already further on). */
@@ -212,10 +212,11 @@ export function createChannelOrders({
     for (const line of parsed) {
       const product = rows.find((r) => r.id === line.productId);
       if (!product) continue;
-      const variant = line.skuId
-        ? variants.find((v) => v.productId === line.productId && v.skuId === line.skuId)
+      const namesOne = line.skuId !== null || line.skuDigest !== null;
+      const variant = namesOne
+        ? variants.find((v) => v.productId === line.productId && namesVariant(line, v.skuId))
         : undefined;
-      if (line.skuId && !variant) continue;
+      if (namesOne && !variant) continue;
       known.set(line.sellerSku, {
         productId: product.id,
         skuId: variant?.skuId ?? null,

@@ -4,6 +4,8 @@ import {
   type ListableProduct,
   listingHash,
   listingSkus,
+  MAX_SELLER_SKU,
+  namesVariant,
   parseSellerSku,
   sellerSkuOf,
 } from './listing.ts';
@@ -36,12 +38,27 @@ const variant = (skuId: string, fields: Partial<ListableProduct['variants'][numb
 describe('seller SKUs', () => {
   test('a product and each of its variants round-trip through the seller SKU', () => {
     expect(sellerSkuOf(productId, null)).toBe(productId);
-    expect(parseSellerSku(sellerSkuOf(productId, null))).toEqual({ productId, skuId: null });
+    expect(parseSellerSku(sellerSkuOf(productId, null))).toEqual({ productId, skuId: null, skuDigest: null });
     // A marketplace SKU id, and a hand-added variant's, which is its attribute string.
     for (const skuId of ['12000037162048815', 'BLUE_L', '14:193#Blue;5:100014064#L', 'Colour: Sage Green']) {
       expect(sellerSkuOf(productId, skuId)).toBe(`${productId}-${skuId}`);
-      expect(parseSellerSku(sellerSkuOf(productId, skuId))).toEqual({ productId, skuId });
+      expect(parseSellerSku(sellerSkuOf(productId, skuId))).toEqual({ productId, skuId, skuDigest: null });
     }
+  });
+
+  test('a SKU id too long for TikTok (50 characters in all) stands as its digest, and still finds its variant', () => {
+    const long = '14:193#Sage Green;5:100014064#Extra Large;200007763#United Kingdom';
+    const sellerSku = sellerSkuOf(productId, long);
+    expect(sellerSku.length).toBeLessThanOrEqual(MAX_SELLER_SKU);
+    expect(sellerSku).toMatch(new RegExp(`^${productId}~[\\w-]{24}$`));
+    const ids = parseSellerSku(sellerSku);
+    expect(ids).toMatchObject({ productId, skuId: null });
+    expect(ids && namesVariant(ids, long)).toBe(true);
+    expect(ids && namesVariant(ids, `${long} `)).toBe(false);
+    // Right at the limit the id is kept as it is.
+    const fits = 'x'.repeat(MAX_SELLER_SKU - productId.length - 1);
+    expect(sellerSkuOf(productId, fits)).toBe(`${productId}-${fits}`);
+    expect(sellerSkuOf(productId, `${fits}y`)).toContain('~');
   });
 
   test('anything not led by one of our product ids is not ours', () => {
@@ -69,7 +86,7 @@ describe('seller SKUs', () => {
 
   test('a suffix that only looks dangerous stays a SKU id to compare, never more', () => {
     // The id is only ever compared with our variants' ids (bound parameters), so it finds none.
-    expect(parseSellerSku(`${productId}-x' OR '1'='1`)).toEqual({ productId, skuId: "x' OR '1'='1" });
+    expect(parseSellerSku(`${productId}-x' OR '1'='1`)).toEqual({ productId, skuId: "x' OR '1'='1", skuDigest: null });
   });
 });
 

@@ -17,23 +17,41 @@ export type ListableProduct = {
   variants: { skuId: string; name: string; price: number; salePrice: number | null; stock: number }[];
 };
 
-/**
- * Our key for a SKU on the channel (seller_sku): the product id, and the marketplace SKU id of
- * a variant. A channel order's line names it, which is how the line finds our product.
- */
-export function sellerSkuOf(productId: string, skuId: string | null): string {
-  return skuId ? `${productId}-${skuId}` : productId;
+/** TikTok Shop's longest seller SKU. */
+export const MAX_SELLER_SKU = 50;
+
+/** A SKU id too long for a seller SKU stands there as its digest. */
+export function skuDigest(skuId: string): string {
+  return createHash('sha256').update(skuId).digest('base64url').slice(0, 24);
 }
 
 /**
- * The product and variant a seller SKU names (the product id has no '-'). The SKU id is the rest,
- * whatever it holds: a hand-added variant's is its attribute string ('14:193#Blue'), and it is
- * only ever compared with our variants' ids.
+ * Our key for a SKU on the channel (seller_sku): the product id, and the marketplace SKU id of
+ * a variant ('-' between them). A channel order's line names it, which is how the line finds our
+ * product. A hand-added variant's SKU id is its attribute string ('14:193#Blue'), which can be
+ * long: past TikTok's 50 characters its digest stands for it ('~' between).
  */
-export function parseSellerSku(sellerSku: string): { productId: string; skuId: string | null } | null {
-  const match = /^([0-9a-f]{16})(?:-([^\p{Cc}]{1,500}))?$/u.exec(sellerSku);
+export function sellerSkuOf(productId: string, skuId: string | null): string {
+  if (!skuId) return productId;
+  const plain = `${productId}-${skuId}`;
+  return plain.length <= MAX_SELLER_SKU ? plain : `${productId}~${skuDigest(skuId)}`;
+}
+
+/**
+ * The product and variant a seller SKU names (the product id has neither '-' nor '~'): the SKU id
+ * itself, whatever it holds (it is only ever compared with our variants' ids), or its digest.
+ */
+export function parseSellerSku(
+  sellerSku: string,
+): { productId: string; skuId: string | null; skuDigest: string | null } | null {
+  const match = /^([0-9a-f]{16})(?:-([^\p{Cc}]{1,500})|~([A-Za-z0-9_-]{24}))?$/u.exec(sellerSku);
   if (!match?.[1]) return null;
-  return { productId: match[1], skuId: match[2] ?? null };
+  return { productId: match[1], skuId: match[2] ?? null, skuDigest: match[3] ?? null };
+}
+
+/** Whether a seller SKU's variant part names this variant. */
+export function namesVariant(ids: { skuId: string | null; skuDigest: string | null }, variantSkuId: string): boolean {
+  return ids.skuId !== null ? ids.skuId === variantSkuId : ids.skuDigest === skuDigest(variantSkuId);
 }
 
 const escapeHtml = (text: string) =>

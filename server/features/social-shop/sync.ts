@@ -21,7 +21,14 @@ import { AppError, notFound } from '#server/http/errors.ts';
 import { fetchRemoteImage } from '#server/http/remote-fetch.ts';
 import type { Jobs } from '#server/jobs/job-queue.ts';
 import { type Connection, type Grants, loggable } from './grants.ts';
-import { descriptionHtml, type ListableProduct, listingHash, listingSkus, MAX_LISTING_IMAGES } from './listing.ts';
+import {
+  descriptionHtml,
+  type ListableProduct,
+  listingHash,
+  listingSkus,
+  MAX_LISTING_IMAGES,
+  sellerSkuOf,
+} from './listing.ts';
 import {
   type ListedSku,
   socialShopCategoryMappings,
@@ -353,7 +360,7 @@ export function createSocialShopSync({
     const ids = await sendListing(shop, input, listing);
     const skus: ListedSku[] = input.skus.map((sku) => ({
       sellerSku: sku.sellerSku,
-      skuId: sku.sellerSku === product.id ? null : sku.sellerSku.slice(product.id.length + 1),
+      skuId: product.variants.find((v) => sellerSkuOf(product.id, v.skuId) === sku.sellerSku)?.skuId ?? null,
       channelSkuId: ids.skus.find((s) => s.sellerSku === sku.sellerSku)?.id ?? '',
     }));
     const pushedStock = Object.fromEntries(
