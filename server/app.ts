@@ -90,6 +90,7 @@ import { parseQueryString, refuseUnsafeStrings } from '#server/http/input-guard.
 import { logSerializers } from '#server/http/logging.ts';
 import { maintenanceMode } from '#server/http/maintenance.ts';
 import { mediaRoutes } from '#server/http/media.routes.ts';
+import type { Metrics } from '#server/http/metrics.ts';
 import { createPublicCache } from '#server/http/public-cache.ts';
 import { addSecurityHeaders, dataSecurityHeaders } from '#server/http/security.ts';
 import { resolveSessions, SESSION_COOKIE } from '#server/http/session.ts';
@@ -129,6 +130,8 @@ export type AppDeps = {
   liveHeartbeatMs?: number;
   /** Where the log goes (standard output by default; tests capture it). */
   logStream?: { write(line: string): void };
+  /** Prometheus metrics this app feeds (main.ts serves them on METRICS_PORT); none by default. */
+  metrics?: Metrics | null;
 };
 
 /** Whole requests must arrive within this time: a client trickling its body cannot hold a connection. */
@@ -176,6 +179,13 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
+  // Metrics: before every route, so every route's requests are counted.
+  const metrics = deps.metrics ?? null;
+  if (metrics) {
+    metrics.observeRequests(app, { ignore: isInternal });
+    deps.jobs.onFailure((queue) => metrics.jobFailed(queue));
+    if (database.pool) metrics.watchDatabasePool(database.pool);
+  }
 
   // Each write's event: stored for the live stream and heard by every instance (PostgreSQL
   // LISTEN/NOTIFY, Redis pub/sub, or in-process on PGlite).
@@ -265,6 +275,7 @@ export async function buildApp(deps: AppDeps) {
     subscribeToNewsletter: (email) => newsletter.subscribe(email, 'checkout'),
     fulfil: (orderId) => fulfilment.orderPaid(orderId),
     log: (message, error) => app.log.error({ err: error }, message),
+    ...(metrics ? { onPaymentOutcome: metrics.paymentOutcome } : {}),
   });
   // The social shop's orders come in as paid orders and go the same dropship way.
   const socialShopService = createSocialShopService({
@@ -295,7 +306,7 @@ export async function buildApp(deps: AppDeps) {
     await analytics.close();
   });
   // Hot public reads, dropped whenever the shop changes (the events the back office's stream carries).
-  const cache = createPublicCache();
+  const cache = createPublicCache(metrics ? { onLookup: metrics.cacheLookup } : {});
   events.subscribe(() => cache.invalidate());
   const csrf = createCsrfProtection({ signingKey: deps.signingKey, secureCookies });
 
@@ -422,6 +433,7 @@ export async function buildApp(deps: AppDeps) {
         events,
         findUser: (token) => sessions.findUser(token),
         heartbeatMs: deps.liveHeartbeatMs,
+        watchStreams: metrics?.watchLiveStreams,
       });
       await admin.register(dashboardAdminRoutes, { dashboard: createDashboardService({ db }) });
       await admin.register(ordersAdminRoutes, { adminOrders: createAdminOrdersService({ db }) });

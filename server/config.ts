@@ -45,6 +45,10 @@ const Env = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Serves Prometheus metrics at /metrics on this port, apart from the shop. Unset: no metrics.
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  // The address the metrics server binds (default 127.0.0.1): metrics are never for the public.
+  METRICS_HOST: z.string().trim().min(1, 'must not be empty').optional(),
   // Where the embedded database, uploads and generated secrets live.
   DATA_DIR: z.string().min(1).default('./data'),
   // Where uploaded and generated images are kept (default: DATA_DIR/uploads).
@@ -180,6 +184,12 @@ const Env = z.object({
 
 /** A half-configured AI, Stripe or bucket is an error, not a silent fallback to the built-in one. */
 const CheckedEnv = Env.superRefine((e, ctx) => {
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: `must differ from PORT (${e.PORT})` });
+  }
+  if (e.METRICS_HOST && e.METRICS_PORT === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must be set when METRICS_HOST is' });
+  }
   if (e.AI_BASE_URL && !e.AI_MODEL) {
     ctx.addIssue({ code: 'custom', path: ['AI_MODEL'], message: 'must be set when AI_BASE_URL is' });
   }
@@ -270,6 +280,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     port,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    // Null: no metrics server.
+    metrics: e.METRICS_PORT ? { host: e.METRICS_HOST ?? '127.0.0.1', port: e.METRICS_PORT } : null,
     dataDir,
     database: e.DATABASE_URL
       ? ({ kind: 'postgres', url: e.DATABASE_URL } as const)

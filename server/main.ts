@@ -18,6 +18,7 @@ import { pruneExpiredAccountsJob } from './features/accounts/prune-expired.job.t
 import { categories } from './features/catalog/catalog.tables.ts';
 import { pageViewRollupJob } from './features/dashboard/page-view-rollup.job.ts';
 import { getInstanceSecret } from './features/settings/instance-secrets.ts';
+import { createMetrics, type MetricsServer, startMetricsServer } from './http/metrics.ts';
 import { ensureWebBuild } from './http/web-build.ts';
 import { createJobs, type JobQueue, startJobQueue } from './jobs/job-queue.ts';
 
@@ -49,6 +50,8 @@ async function main() {
     : null;
 
   const jobs = createJobs();
+  // Metrics only when there is somewhere to serve them (METRICS_PORT).
+  const metrics = config.metrics ? createMetrics() : null;
   const app = await buildApp({
     config,
     database,
@@ -57,6 +60,7 @@ async function main() {
     redis,
     web,
     jobs,
+    metrics,
   });
 
   const owner = await ensureOwner(database.db, config.owner);
@@ -75,6 +79,7 @@ async function main() {
 
   let queue: JobQueue | null = null;
   let maintenance: ReturnType<typeof startEmbeddedMaintenance> | null = null;
+  let metricsServer: MetricsServer | null = null;
   // The embedded database is this process's alone: `npm run backup` asks it for a copy (SIGUSR2)
   // and finds it by the process id kept in the data folder.
   const pidFile = database.pglite ? path.join(config.dataDir, SERVER_PID_FILE) : null;
@@ -87,6 +92,7 @@ async function main() {
     force.unref();
     try {
       await app.close();
+      await metricsServer?.close();
       await queue?.stop();
       await maintenance?.stop();
       redis?.disconnect();
@@ -114,12 +120,20 @@ async function main() {
 
   await app.listen({ host: config.host, port: config.port });
   app.log.info(`Stillwater is serving on ${config.publicUrl} (database: ${database.kind})`);
+  if (metrics && config.metrics) {
+    metricsServer = await startMetricsServer(metrics, config.metrics, {
+      onError: (error) => app.log.error({ err: error }, 'metrics could not be collected'),
+    });
+    app.log.info(`Metrics on http://${config.metrics.host}:${config.metrics.port}/metrics`);
+  }
   // Background jobs start after the first page can be served; work sent before waits for them.
   const definitions = [pruneExpiredAccountsJob(database.db), pageViewRollupJob(database.db), ...jobs.definitions];
   queue = await startJobQueue(database, definitions, {
     onError: (error) => app.log.error({ err: error }, 'background job failed'),
+    onJobFailed: jobs.reportFailure,
   });
   jobs.attachQueue(queue);
+  metrics?.watchJobQueue(queue.boss);
   // PostgreSQL vacuums and analyzes by itself; the embedded database is looked after here.
   if (database.pglite) {
     maintenance = startEmbeddedMaintenance(database.pglite, {

@@ -10,7 +10,16 @@ type Schema<T> = { parse(value: unknown): T };
  * gets 304). Entries live a short time and are dropped at once by `invalidate()` when the data
  * behind them changes, so a write is seen at once on this instance and within the TTL elsewhere.
  */
-export function createPublicCache({ ttlMs = 30_000, maxEntries = 1000 }: { ttlMs?: number; maxEntries?: number } = {}) {
+export function createPublicCache({
+  ttlMs = 30_000,
+  maxEntries = 1000,
+  onLookup,
+}: {
+  ttlMs?: number;
+  maxEntries?: number;
+  /** Told whether each read was answered from memory (the hit rate's metrics). */
+  onLookup?: (hit: boolean) => void;
+} = {}) {
   const entries = new Map<string, Entry>();
   const filling = new Map<string, Promise<Entry>>();
   let generation = 0;
@@ -30,7 +39,9 @@ export function createPublicCache({ ttlMs = 30_000, maxEntries = 1000 }: { ttlMs
 
   async function entryFor<T>(key: string, schema: Schema<T>, load: () => Promise<unknown>): Promise<Entry> {
     const cached = entries.get(key);
-    if (cached && Date.now() - cached.at < ttlMs) return cached;
+    const hit = cached !== undefined && Date.now() - cached.at < ttlMs;
+    onLookup?.(hit);
+    if (hit) return cached;
     // Concurrent misses of one key share one load.
     const pending = filling.get(key) ?? fill(key, schema, load).finally(() => filling.delete(key));
     filling.set(key, pending);

@@ -25,6 +25,10 @@ export function createJobs() {
     attach = resolve;
   });
   const running = new Set<Promise<unknown>>();
+  const failureListeners = new Set<(queue: string) => void>();
+  const reportFailure = (queue: string) => {
+    for (const listener of failureListeners) listener(queue);
+  };
   return {
     definitions,
     define<T extends object>(name: string, run: (data: T) => Promise<unknown>, retry?: JobDefinition['retry']) {
@@ -49,13 +53,22 @@ export function createJobs() {
         if (!job) throw new Error(`no job named ${name}`);
         const work = new Promise((resolve) => setImmediate(resolve))
           .then(() => job.run(data))
-          .catch(onError)
+          .catch((error: unknown) => {
+            reportFailure(name);
+            onError(error);
+          })
           .finally(() => running.delete(work));
         running.add(work);
       };
       sender = Promise.resolve(local);
       attach(local);
     },
+    /** Tells `listener` the queue of every run that throws (the metrics count them). */
+    onFailure(listener: (queue: string) => void) {
+      failureListeners.add(listener);
+    },
+    /** A run of `queue` threw in the durable queue (startJobQueue's `onJobFailed`). */
+    reportFailure,
     async idle() {
       while (running.size > 0) await Promise.all(running);
     },
@@ -72,7 +85,16 @@ export type Jobs = ReturnType<typeof createJobs>;
 export async function startJobQueue(
   database: Database,
   jobs: JobDefinition[],
-  { onError, pollingIntervalSeconds = 2 }: { onError: (error: Error) => void; pollingIntervalSeconds?: number },
+  {
+    onError,
+    onJobFailed,
+    pollingIntervalSeconds = 2,
+  }: {
+    onError: (error: Error) => void;
+    /** A run threw (pg-boss retries it as the queue's options say). */
+    onJobFailed?: (queue: string) => void;
+    pollingIntervalSeconds?: number;
+  },
 ): Promise<JobQueue> {
   const boss = database.pglite
     ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite' })
@@ -86,7 +108,14 @@ export async function startJobQueue(
   for (const job of jobs) {
     await boss.createQueue(job.name, job.retry ?? {});
     await boss.work(job.name, { pollingIntervalSeconds }, async (batch) => {
-      for (const item of batch) await job.run(item.data);
+      for (const item of batch) {
+        try {
+          await job.run(item.data);
+        } catch (error) {
+          onJobFailed?.(job.name);
+          throw error;
+        }
+      }
     });
     if (job.schedule) await boss.schedule(job.name, job.schedule);
   }

@@ -11,6 +11,7 @@ import type { AdEventsApi } from '#server/adapters/tracking/ad-events-api.ts';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
+import { createMetrics } from '#server/http/metrics.ts';
 import type { WebMode } from '#server/http/web.ts';
 import { createJobs, type Jobs } from '#server/jobs/job-queue.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -33,6 +34,7 @@ export async function buildTestApp({
   adEventsApi,
   marketplace,
   socialShop,
+  metrics: withMetrics = false,
 }: {
   web?: WebMode | null;
   database?: Database;
@@ -51,6 +53,8 @@ export async function buildTestApp({
   marketplace?: Marketplace;
   /** The social-shop channel (the client against a stand-in the test holds); by default the in-process sandbox. */
   socialShop?: { socialShop: SocialShop; standIn: TikTokShopStandIn | null };
+  /** Feed Prometheus metrics (returned as `metrics`), as main.ts does with METRICS_PORT. */
+  metrics?: boolean;
 } = {}) {
   const db = database ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/stillwater-test-data', ...env });
@@ -60,6 +64,7 @@ export async function buildTestApp({
   // Every message the shop sends, whole, as its recipient would read it (the outbox keeps a redacted copy).
   const mailbox: MailMessage[] = [];
   const outbox = createOutboxMailer({ db: db.db, log: () => {}, printBodies: false });
+  const metrics = withMetrics ? createMetrics() : null;
   const app = await buildApp({
     config,
     database: db,
@@ -71,6 +76,7 @@ export async function buildTestApp({
     web,
     redis,
     jobs,
+    metrics,
     mailer: {
       name: 'outbox',
       send(message) {
@@ -97,6 +103,8 @@ export async function buildTestApp({
     database: db,
     config,
     mailbox,
+    /** The app's metrics (with `metrics: true`). */
+    metrics,
     /** Waits until the background work sent so far has run, and fails if any of it threw. */
     async jobsDone() {
       await jobs.idle();

@@ -141,6 +141,7 @@ export function createCheckoutService({
   publicUrl,
   subscribeToNewsletter,
   fulfil = async () => {},
+  onPaymentOutcome,
   log,
 }: {
   db: Db;
@@ -155,6 +156,8 @@ export function createCheckoutService({
   subscribeToNewsletter: (email: string) => Promise<unknown>;
   /** Hands a paid order to dropship fulfilment (its supplier order is placed in the background). */
   fulfil?: (orderId: string) => Promise<void>;
+  /** How each completion ended, with the refusal's code (the payment metrics). */
+  onPaymentOutcome?: (outcome: 'order_created' | 'refused' | 'capture_failed', reason?: string) => void;
   log: (message: string, error?: unknown) => void;
 }) {
   /**
@@ -648,6 +651,7 @@ export function createCheckoutService({
       })
       .catch(async (error: unknown) => {
         if (!(error instanceof Refused)) throw error;
+        onPaymentOutcome?.('refused', error.code);
         // Nothing was written: the authorisation is voided, so nothing is charged.
         await cancelQuietly(error.row, error.code, error.message);
         throw new AppError(error.status, error.code, error.message);
@@ -768,11 +772,13 @@ export function createCheckoutService({
         const captured = await processor.retrieve(row.providerPaymentId).catch(() => null);
         if (captured?.status !== 'succeeded') {
           log('capturing a payment failed: its order is cancelled and its stock returned', error);
+          onPaymentOutcome?.('capture_failed');
           await undoOrder(orderId, row, countedSaleIds);
           throw new AppError(402, 'capture_failed', 'Payment failed');
         }
       }
     }
+    onPaymentOutcome?.('order_created');
     const { cart } = row;
     const { enableNewsletter } = await settings.get();
     if (cart.newsletter && enableNewsletter && cart.email) {

@@ -23,13 +23,16 @@ export const eventsAdminRoutes: FastifyPluginAsyncZod<{
   events: DomainEvents;
   findUser: FindSessionUser;
   heartbeatMs?: number | undefined;
-}> = async (app, { events, findUser, heartbeatMs }) => {
+  /** Given how to count the open streams (the metrics read it at each scrape). */
+  watchStreams?: ((count: () => number) => void) | undefined;
+}> = async (app, { events, findUser, heartbeatMs, watchStreams }) => {
   const streams = createLiveStreams({
     events,
     findUser,
     log: (message, error) => app.log.error({ err: error }, message),
     ...(heartbeatMs ? { heartbeatMs } : {}),
   });
+  watchStreams?.(() => streams.size);
   // Open streams would keep the server from closing.
   app.addHook('preClose', (done) => {
     streams.close();
