@@ -133,7 +133,7 @@ async function main() {
     onJobFailed: jobs.reportFailure,
   });
   jobs.attachQueue(queue);
-  metrics?.watchJobQueue(queue.boss);
+  metrics?.watchJobQueue(queue.boss, definitions.map((job) => job.name));
   // PostgreSQL vacuums and analyzes by itself; the embedded database is looked after here.
   if (database.pglite) {
     maintenance = startEmbeddedMaintenance(database.pglite, {

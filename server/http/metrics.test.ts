@@ -112,7 +112,9 @@ describe('payment metrics', () => {
       await db.update(products).set({ stock: product.stock }).where(eq(products.id, product.id));
     });
     expect((await complete()).statusCode).toBe(409);
-    expect(seriesValue(await scrape(), 'stillwater_payments_total{outcome="refused",reason="sold_out"}')).toBe(1);
+    const text = await scrape();
+    expect(seriesValue(text, 'stillwater_payments_total{outcome="refused",reason="sold_out"}')).toBe(1);
+    expect(seriesValue(text, 'stillwater_payments_total{outcome="capture_failed"}')).toBe(0);
   });
 });
 
@@ -171,7 +173,7 @@ describe('background job metrics', () => {
       await queue.stop();
       await queueDatabase.close();
     });
-    own.watchJobQueue(queue.boss);
+    own.watchJobQueue(queue.boss, ['metrics.durable-fails', 'metrics.waiting']);
     const id = await queue.boss.send('metrics.durable-fails', {});
     await expect
       .poll(async () => (await queue.boss.getJobById('metrics.durable-fails', id as string))?.state, {
@@ -188,6 +190,8 @@ describe('background job metrics', () => {
     const text = await scrape(own);
     expect(seriesValue(text, 'stillwater_job_queue_depth{queue="metrics.waiting"}')).toBe(2);
     expect(text).not.toContain('__pgboss');
+    // Each queue's failure series is there at 0 before its first failure.
+    expect(seriesValue(text, 'stillwater_job_failures_total{queue="metrics.waiting"}')).toBe(0);
   });
 });
 

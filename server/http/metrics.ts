@@ -72,6 +72,9 @@ export function createMetrics() {
     labelNames: ['outcome', 'reason'] as const,
     registers,
   });
+  // Present at 0 before the first checkout, so alerts on their rates have a series to read.
+  payments.inc({ outcome: 'order_created' }, 0);
+  payments.inc({ outcome: 'capture_failed' }, 0);
 
   const liveStreamCounts = new Set<() => number>();
   new Gauge({
@@ -135,9 +138,11 @@ export function createMetrics() {
       jobFailures.inc({ queue });
     },
 
-    /** Reads the durable queue's depth at each scrape. */
-    watchJobQueue(boss: PgBoss) {
+    /** Reads the durable queue's depth at each scrape; `queues`: the names it works. */
+    watchJobQueue(boss: PgBoss, queues: string[]) {
       jobQueue = boss;
+      // Each queue's failure series exists from the start, so a rate over it is 0, not absent.
+      for (const queue of queues) jobFailures.inc({ queue }, 0);
     },
 
     paymentOutcome(outcome: PaymentOutcome, reason?: string) {
