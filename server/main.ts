@@ -133,7 +133,10 @@ async function main() {
     onJobFailed: jobs.reportFailure,
   });
   jobs.attachQueue(queue);
-  metrics?.watchJobQueue(queue.boss, definitions.map((job) => job.name));
+  metrics?.watchJobQueue(
+    queue.boss,
+    definitions.map((job) => job.name),
+  );
   // PostgreSQL vacuums and analyzes by itself; the embedded database is looked after here.
   if (database.pglite) {
     maintenance = startEmbeddedMaintenance(database.pglite, {
