@@ -195,6 +195,27 @@ describe('background job metrics', () => {
   });
 });
 
+describe('database pool metrics', () => {
+  test('on PostgreSQL the pool is read at each scrape; PGlite has no pool', async () => {
+    const text = await scrape();
+    const { pool } = database;
+    if (!pool) {
+      expect(text).not.toContain('stillwater_db_pool');
+      return;
+    }
+    expect(seriesValue(text, 'stillwater_db_pool_connections')).toBe(pool.totalCount);
+    expect(seriesValue(text, 'stillwater_db_pool_idle_connections')).toBe(pool.idleCount);
+    expect(seriesValue(text, 'stillwater_db_pool_waiting_clients')).toBe(0);
+    expect(seriesValue(text, 'stillwater_db_pool_max_connections')).toBe(pool.options.max);
+    // Every connection held at once: the next query waits, and the scrape shows it.
+    const held = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
+    const waiting = pool.query('select 1');
+    expect(seriesValue(await scrape(), 'stillwater_db_pool_waiting_clients')).toBe(1);
+    for (const client of held) client.release();
+    await waiting;
+  });
+});
+
 describe('the metrics server', () => {
   test('answers GET /metrics on its own host and port, in the Prometheus text format', async () => {
     const server = await startMetricsServer(createMetrics(), { host: '127.0.0.1', port: 0 }, { onError: () => {} });
