@@ -138,12 +138,19 @@ test('visiting /logout ends the session', async ({ page }) => {
 
 test('pages of a signed-in visitor are not cached, client-side navigations included', async ({ page }) => {
   const errors = watchErrors(page);
+  // Signed out, the listing is the same for everyone: any cache may keep it, keyed by the cookies.
   const visitor = await page.goto('/products');
-  expect(visitor?.headers()['cache-control']).toBeUndefined();
+  expect(visitor?.headers()['cache-control']).toBe('public, max-age=0, s-maxage=60, stale-while-revalidate=30');
+  expect(visitor?.headers().vary).toContain('Cookie');
   await expectAccessible(page);
   await register(page);
   const account = await page.goto('/account');
   expect(account?.headers()['cache-control']).toBe('private, no-store');
+  // Signed in, the same listing is the visitor's own: not the signed-out copy, and kept by no cache.
+  const listing = await page.goto('/products');
+  expect(listing?.status()).toBe(200);
+  expect(listing?.headers()['cache-control']).toBe('private, no-store');
+  await page.goto('/account');
   await expectAccessible(page);
   const data = page.waitForResponse((response) => new URL(response.url()).pathname === '/products.data');
   await page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'All Products' }).click();
