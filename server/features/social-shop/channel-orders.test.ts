@@ -1,42 +1,25 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { ChannelOrder } from '#server/adapters/social-shop/social-shop.ts';
-import { createTikTokShopClient } from '#server/adapters/social-shop/tiktok-shop-client.ts';
 import { webhookSignature } from '#server/adapters/social-shop/tiktok-shop-signing.ts';
-import { createTikTokShopStandIn, SANDBOX_SELLER } from '#server/adapters/social-shop/tiktok-shop-stand-in.ts';
+import { SANDBOX_SELLER } from '#server/adapters/social-shop/tiktok-shop-stand-in.ts';
 import { products, skuVariants } from '#server/features/catalog/catalog.tables.ts';
 import { createDomainEvents } from '#server/features/events/domain-events.ts';
 import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
 import { createSecretBox } from '#server/features/settings/secret-box.ts';
 import { createJobs } from '#server/jobs/job-queue.ts';
 import { signedInAs } from '#server/testing/signed-in.ts';
+import { standInOverHttp } from '#server/testing/social-shop-stand-in.ts';
 import { buildTestApp, testSigningKey } from '#server/testing/test-app.ts';
 import { createChannelOrders } from './channel-orders.ts';
 import { createGrants } from './grants.ts';
 import { sellerSkuOf } from './listing.ts';
-import { SOCIAL_SHOP_CALLBACK_PATH, SOCIAL_SHOP_WEBHOOK_PATH } from './social-shop.routes.ts';
+import { SOCIAL_SHOP_WEBHOOK_PATH } from './social-shop.routes.ts';
 
 const appKey = 'sbxordersappkey1';
 const appSecret = 'orders-test-secret-0123456789abcdef';
 const serviceId = '7300000000000000003';
-const standIn = createTikTokShopStandIn({
-  appKey,
-  appSecret,
-  serviceId,
-  redirectUrl: `http://localhost:3000${SOCIAL_SHOP_CALLBACK_PATH}`,
-});
-const server = await standIn.listen();
-afterAll(() => server.close());
-const client = createTikTokShopClient({
-  mode: 'sandbox',
-  appKey,
-  appSecret,
-  serviceId,
-  apiBase: `${server.url}/api`,
-  authBase: `${server.url}/auth/api/v2`,
-  authorizeBase: `${server.url}/open/authorize`,
-  retry: { attempts: 2, baseDelayMs: 5 },
-});
+const { standIn, client } = await standInOverHttp({ appKey, appSecret, serviceId });
 
 const jobErrors: unknown[] = [];
 const jobs = createJobs();

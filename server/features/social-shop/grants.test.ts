@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { SocialShopError } from '#server/adapters/social-shop/social-shop.ts';
-import { createTikTokShopClient } from '#server/adapters/social-shop/tiktok-shop-client.ts';
-import { createTikTokShopStandIn, SANDBOX_SELLER } from '#server/adapters/social-shop/tiktok-shop-stand-in.ts';
+import { SANDBOX_SELLER } from '#server/adapters/social-shop/tiktok-shop-stand-in.ts';
 import { createSecretBox, type SecretBox } from '#server/features/settings/secret-box.ts';
 import { AppError } from '#server/http/errors.ts';
+import { standInOverHttp } from '#server/testing/social-shop-stand-in.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
 import { createGrants, REFRESH_BEFORE_MS } from './grants.ts';
 import { socialShopConnections, socialShopGrants } from './social-shop.tables.ts';
@@ -20,33 +20,17 @@ const REFRESH_LIFETIME_MS = 30 * DAY_MS;
 let clock = Date.now();
 const now = () => new Date(clock);
 
-const standIn = createTikTokShopStandIn({
+const { standIn, client } = await standInOverHttp({
   appKey,
   appSecret,
   serviceId,
-  redirectUrl: 'http://localhost:3000/api/tiktok-shop/callback',
   accessTokenLifetimeSeconds: ACCESS_LIFETIME_MS / 1000,
   refreshTokenLifetimeSeconds: REFRESH_LIFETIME_MS / 1000,
   now,
 });
-const server = await standIn.listen();
-const client = createTikTokShopClient({
-  mode: 'sandbox',
-  appKey,
-  appSecret,
-  serviceId,
-  apiBase: `${server.url}/api`,
-  authBase: `${server.url}/auth/api/v2`,
-  authorizeBase: `${server.url}/open/authorize`,
-  retry: { attempts: 2, baseDelayMs: 5 },
-  now,
-});
 const database = await createTestDatabase();
 const { db } = database;
-afterAll(async () => {
-  await server.close();
-  await database.close();
-});
+afterAll(() => database.close());
 
 const box = createSecretBox('grants-test-key-material-0123456789abcdef');
 const grants = createGrants({ db, socialShop: client, box, now });

@@ -1,12 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { SocialShop, SyncRun } from '#common/contracts/admin/social-shop.ts';
-import { createTikTokShopClient } from '#server/adapters/social-shop/tiktok-shop-client.ts';
-import { createTikTokShopStandIn, SANDBOX_SELLER } from '#server/adapters/social-shop/tiktok-shop-stand-in.ts';
+import { SANDBOX_SELLER } from '#server/adapters/social-shop/tiktok-shop-stand-in.ts';
 import { products, skuVariants } from '#server/features/catalog/catalog.tables.ts';
 import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
 import { createJobs } from '#server/jobs/job-queue.ts';
 import { signedInAs } from '#server/testing/signed-in.ts';
+import { standInOverHttp } from '#server/testing/social-shop-stand-in.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
 import { testClient } from '#server/testing/test-client.ts';
 import { SOCIAL_SHOP_CALLBACK_PATH, SOCIAL_SHOP_WEBHOOK_PATH } from './social-shop.routes.ts';
@@ -17,26 +17,16 @@ const appSecret = 'test-app-secret-0123456789abcdef';
 const serviceId = '7300000000000000001';
 /** The product the stand-in refuses, as TikTok refuses a listing it finds wrong. */
 let refusedTitle = '';
-const standIn = createTikTokShopStandIn({
-  appKey,
-  appSecret,
-  serviceId,
-  redirectUrl: `http://localhost:3000${SOCIAL_SHOP_CALLBACK_PATH}`,
-  rejectListing: (body) =>
-    body.title === refusedTitle ? 'The product title contains a word TikTok Shop does not allow.' : null,
-});
-const server = await standIn.listen();
-afterAll(() => server.close());
-const client = createTikTokShopClient({
-  mode: 'sandbox',
-  appKey,
-  appSecret,
-  serviceId,
-  apiBase: `${server.url}/api`,
-  authBase: `${server.url}/auth/api/v2`,
-  authorizeBase: `${server.url}/open/authorize`,
-  retry: { attempts: 3, baseDelayMs: 5 },
-});
+const { standIn, client } = await standInOverHttp(
+  {
+    appKey,
+    appSecret,
+    serviceId,
+    rejectListing: (body) =>
+      body.title === refusedTitle ? 'The product title contains a word TikTok Shop does not allow.' : null,
+  },
+  { retry: { attempts: 3, baseDelayMs: 5 } },
+);
 
 // Jobs of its own, so that the test can run the scheduled order search as the cron would.
 const jobErrors: unknown[] = [];
