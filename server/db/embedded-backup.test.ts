@@ -102,7 +102,7 @@ describe('npm run backup and npm run restore', () => {
     const { dir, database, dataDir } = await shopDatabase('stopped');
     await database.pglite?.query('INSERT INTO backup_probe VALUES (1), (2), (3)');
     await database.close();
-    const env = commandEnv({ DATA_DIR: dataDir, NODE_ENV: 'test' });
+    const env = commandEnv({ DATA_DIR: dataDir, NODE_ENV: 'test', DATABASE_URL: undefined });
     const backup = await run(node, [path.join(scripts, 'backup.ts')], { env });
     const file = backup.stdout.trim();
     expect(path.dirname(file)).toBe(path.join(dataDir, 'backups'));
@@ -140,7 +140,7 @@ describe('npm run backup and npm run restore', () => {
     );
     try {
       await new Promise<void>((resolve) => server.stdout.on('data', () => resolve()));
-      const env = commandEnv({ DATA_DIR: dataDir, NODE_ENV: 'test' });
+      const env = commandEnv({ DATA_DIR: dataDir, NODE_ENV: 'test', DATABASE_URL: undefined });
       const backup = await run(node, [path.join(scripts, 'backup.ts')], { env });
       const file = backup.stdout.trim();
       expect(path.basename(file)).toMatch(/^stillwater-db-/);

@@ -32,7 +32,9 @@ declare module 'vitest' {
   }
 }
 
-/** The environment of a command a test runs (a script of package.json), with these variables set. */
-export function commandEnv(vars: Record<string, string>): Record<string, string | undefined> {
-  return { ...process.env, ...vars };
+/** The environment of a command a test runs (a script of package.json), with these variables set (undefined: removed). */
+export function commandEnv(vars: Record<string, string | undefined>): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env, ...vars };
+  for (const [name, value] of Object.entries(vars)) if (value === undefined) delete env[name];
+  return env;
 }
