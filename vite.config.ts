@@ -1,23 +1,58 @@
+import { fileURLToPath } from 'node:url';
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * The browser build renders with Preact's React compatibility layer instead of react-dom: 5 kB
+ * instead of 62 kB gzip on every first load (issue 15). The server still renders with React, and
+ * the dev server keeps React for Fast Refresh. See docs/decisions.md.
+ */
+const preactInBrowser: Record<string, string> = {
+  react: fileURLToPath(new URL('./web/browser/react-on-preact.ts', import.meta.url)),
+  'react-dom': 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
+  'react/jsx-runtime': 'preact/compat/jsx-runtime',
+  'react/jsx-dev-runtime': 'preact/compat/jsx-dev-runtime',
+  scheduler: 'preact/compat/scheduler',
+};
+
+function browserRendersWithPreact(): Plugin {
+  return {
+    name: 'stillwater:browser-renders-with-preact',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      const target = this.environment.name === 'client' ? preactInBrowser[source] : undefined;
+      if (!target) return null;
+      return this.resolve(target, importer, { ...options, skipSelf: true });
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [browserRendersWithPreact(), tailwindcss(), reactRouter()],
   // The server build's entry is our factory, so React Router's context keys live in the bundle (see server/web.ts).
   environments: { ssr: { build: { rolldownOptions: { input: './server/react-router-entry.ts' } } } },
   server: { hmr: { overlay: true } },
   build: {
-    // The back office shares a few small modules with every storefront page (react-dom's portals,
-    // the API client, icons, constants). Left alone, Rolldown splits each into a file of its own,
-    // which cost the storefront's first load 2 kB; one chunk holds them instead.
+    // Few files at first load (issue 15): on a slow connection each round of requests costs a
+    // round trip. 'shared' holds the framework every page needs (Preact, React Router) and the
+    // small modules the back office shares with every storefront page (the API client, icons,
+    // constants); 'storefront' holds what two or more storefront pages share. Left alone, Rolldown
+    // made some twenty files of the first load, half of them under 1 kB.
     rolldownOptions: {
       output: {
         codeSplitting: {
           groups: [
             {
               name: 'shared',
-              test: /node_modules[\\/]react-dom[\\/]index\.js|[\\/]web[\\/]common[\\/](api-client|browser-api|icons)\.|[\\/]common[\\/](settings-defaults|constants|money)\.ts/,
+              test: /node_modules[\\/](react-dom[\\/]index\.js|preact[\\/]|react-router[\\/])|[\\/]web[\\/]common[\\/](api-client|browser-api|icons)\.|[\\/]common[\\/](settings-defaults|constants|money)\.ts/,
+            },
+            {
+              name: 'storefront',
+              test: /[\\/]web[\\/]storefront[\\/]|[\\/]common[\\/]images\.ts/,
+              minShareCount: 2,
             },
           ],
         },

@@ -3,7 +3,7 @@ import { PLACEHOLDER_IMAGE } from '../common/images.ts';
 import { expectAccessible } from './a11y.ts';
 
 // Spec: images that fail to load fall back to a placeholder, whether they fail in the server's
-// HTML before React hydrates the page or later (a lazy image scrolled into view).
+// HTML before the app hydrates the page or later (a lazy image scrolled into view).
 
 /**
  * Fails the test on any error the page logs or throws (hydration mismatches included), except
@@ -41,21 +41,18 @@ async function holdScripts(page: Page) {
   return release;
 }
 
-/** Whether React has hydrated (taken over) this element. */
+/** Whether the app has hydrated (taken over) the page of this element (web/root.tsx marks it). */
 const hydrated = (image: Locator) =>
-  image.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber$')));
+  image.evaluate((element) => element.ownerDocument.documentElement.hasAttribute('data-hydrated'));
 
-/** What the image shows: its URL, whether it decoded, and the props React last gave it. */
+/** What the image shows: its URL, whether it decoded, and its srcset. */
 const shown = (image: Locator) =>
   image.evaluate((element) => {
     const img = element as HTMLImageElement;
-    const propsKey = Object.keys(img).find((key) => key.startsWith('__reactProps$'));
-    const props = propsKey ? (img as unknown as Record<string, { src?: string }>)[propsKey] : undefined;
     return {
       src: new URL(img.currentSrc || img.src).pathname,
       decoded: img.complete && img.naturalWidth > 0,
       srcset: img.getAttribute('srcset'),
-      reactSrc: props?.src,
     };
   });
 
@@ -87,7 +84,7 @@ const cases = [
 ];
 
 for (const { name, path, failing, image: find, alt, rotates } of cases) {
-  test(`${name} that fails before hydration shows the placeholder, and React keeps it`, async ({ page }) => {
+  test(`${name} that fails before hydration shows the placeholder, and the app keeps it`, async ({ page }) => {
     const errors = watchErrors(page, failing);
     const failed = await failImages(page, failing);
     const release = await holdScripts(page);
@@ -109,12 +106,9 @@ for (const { name, path, failing, image: find, alt, rotates } of cases) {
 
     release();
     await expect.poll(() => hydrated(image)).toBe(true);
-    // The same element was hydrated (no mismatch made React render it anew), and React's props
-    // now agree with what it shows.
+    // The same element was hydrated (no mismatch made the app render it anew), and it keeps the placeholder.
     expect(await image.evaluate((element) => (element as { serverRendered?: boolean }).serverRendered)).toBe(true);
-    await expect
-      .poll(() => shown(image))
-      .toEqual({ src: PLACEHOLDER_IMAGE, decoded: true, srcset: null, reactSrc: PLACEHOLDER_IMAGE });
+    await expect.poll(() => shown(image)).toEqual({ src: PLACEHOLDER_IMAGE, decoded: true, srcset: null });
     // The carousel gives its alt text to the image it shows; elsewhere the alt text stays.
     if (!rotates) expect(await image.getAttribute('alt')).toBe(alt);
     expect(errors).toEqual([]);
@@ -132,16 +126,13 @@ test('the gallery tries its other images after a failure before hydration, and f
   await expect.poll(async () => (await shown(main)).src).toBe(PLACEHOLDER_IMAGE);
   release();
   await expect.poll(() => hydrated(main)).toBe(true);
-  await expect.poll(async () => (await shown(main)).reactSrc).toBe(PLACEHOLDER_IMAGE);
 
   // Another image loads in the same element...
   await page.getByRole('button', { name: 'Show image 2 of 4' }).click();
   await expect.poll(() => shown(main)).toMatchObject({ src: expect.stringMatching(/^\/media\//), decoded: true });
-  // ...and the failing one, shown again after hydration, falls back again.
+  // ...and the failing one, shown again after hydration, falls back again (the app knew it failed).
   await page.getByRole('button', { name: 'Show image 1 of 4' }).click();
-  await expect
-    .poll(() => shown(main))
-    .toEqual({ src: PLACEHOLDER_IMAGE, decoded: true, srcset: null, reactSrc: PLACEHOLDER_IMAGE });
+  await expect.poll(() => shown(main)).toEqual({ src: PLACEHOLDER_IMAGE, decoded: true, srcset: null });
   expect(errors).toEqual([]);
   await expectAccessible(page);
 });
@@ -164,9 +155,7 @@ test('a lazy image that fails after hydration, scrolled into view, shows the pla
 
   const failed = await failImages(page, new RegExp(folder));
   await image.scrollIntoViewIfNeeded();
-  await expect
-    .poll(() => shown(image))
-    .toEqual({ src: PLACEHOLDER_IMAGE, decoded: true, srcset: null, reactSrc: PLACEHOLDER_IMAGE });
+  await expect.poll(() => shown(image)).toEqual({ src: PLACEHOLDER_IMAGE, decoded: true, srcset: null });
   expect(failed.length).toBeGreaterThan(0);
   expect(await image.getAttribute('alt')).toBe('');
   expect(await image.getAttribute('width')).toBe('800');

@@ -290,13 +290,12 @@ async function dropCsp(page: Page) {
   );
 }
 
-/** Waits for React to take the page over and for late handlers (image errors, animations) to fire. */
+/** Waits for the app to take the page over (web/root.tsx marks it) and for late handlers (image errors, animations) to fire. */
 async function settle(page: Page) {
   await page.waitForLoadState('load');
-  await page.waitForFunction(() => {
-    const heading = document.querySelector('h1');
-    return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber$'));
-  });
+  await page.waitForFunction(
+    () => document.querySelector('h1') !== null && document.documentElement.hasAttribute('data-hydrated'),
+  );
   await page.waitForTimeout(150);
 }
 

@@ -13,24 +13,32 @@ import { browserPath } from '../browser-path.ts';
 import { type AdminListsBenchResult, adminListsTargets, adminListsText, measureAdminLists } from './admin-lists.ts';
 import { checkoutBench, countCheckoutStatements, csrfHeaders, intentBody } from './checkout.ts';
 import { nextClientAddress } from './client-address.ts';
+import {
+  type ColdStartBenchResult,
+  coldStartBench,
+  coldStartTargets,
+  coldStartText,
+  measureColdStart,
+} from './cold-start.ts';
 import { type DashboardBenchResult, dashboardTargets, dashboardText, measureDashboard } from './dashboard.ts';
 import { measureFirstLoadJs } from './first-load-js.ts';
 import { type ImageUploadBenchResult, imageUploadTargets, measureImageUpload } from './image-upload.ts';
 import { measureLighthouse } from './lighthouse.ts';
 import { type LiveEventsBenchResult, liveEventsTargets, liveEventsText, measureLiveEvents } from './live-events.ts';
-import { measureLoad, withBareServer } from './load.ts';
+import { browserHeaders, measureLoad, withBareServer } from './load.ts';
+import { measurePostgresMemory } from './memory.ts';
 import {
   measureOrdersExport,
   type OrdersExportBenchResult,
   ordersExportTargets,
   ordersExportText,
 } from './orders-export.ts';
-import { root, stopAllProcesses } from './processes.ts';
+import { root, steadyRss, stopAllProcesses } from './processes.ts';
 import { type BenchResults, evaluateTargets, resultsFile, type StageError, summary, writeResults } from './report.ts';
 import { addReviews, reviewEndpoints, reviewsAtScale, signedInCookies } from './reviews.ts';
 import { assertShopRunning, buildWebApp, type Shop, startShop, stopShop } from './shop.ts';
 
-const pages = ['/', '/products', '/product/desktop-fountain', '/cart'];
+const pages = ['/', '/products', '/product/desktop-fountain', '/product/desktop-fountain/reviews', '/cart'];
 const productPage = '/product/desktop-fountain';
 /** Pages that ask search engines not to index them, on purpose (a shopper's own cart). */
 const unindexedPages = new Set(['/cart']);
@@ -53,6 +61,8 @@ const sectionNames = [
   'orders-export',
   'admin-lists',
   'image-upload',
+  'memory-pg',
+  'cold-start',
 ] as const;
 type Section = (typeof sectionNames)[number];
 /** `npm run bench -- reviews` measures only the sections named; none named measures all. */
@@ -64,6 +74,7 @@ const settings = {
   load: { durationSeconds: 10, connections: 50, warmupSeconds: 2 },
   reviews: reviewsAtScale,
   checkout: checkoutBench,
+  coldStart: coldStartBench,
 };
 /** The shop while it serves, for the interrupt handler. */
 let runningShop: Shop | null = null;
@@ -191,15 +202,24 @@ async function measureLighthouseScores(shop: Shop, results: BenchResults): Promi
 async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
   const { errors } = results;
   results.machine.loadAverageBeforeLoadTest = os.loadavg().map((value) => Number(value.toFixed(2)));
+  // Every target, the bare route included, is asked as a browser asks (Accept-Encoding).
   results.load.bare = await stage('load: bare Fastify route', errors, () =>
-    withBareServer((url, pid) => measureLoad('bare Fastify route', url, settings.load, {}, pid)),
+    withBareServer((url, pid) =>
+      measureLoad('bare Fastify route', url, settings.load, { headers: browserHeaders }, pid),
+    ),
   );
   for (const endpoint of apiEndpoints) {
     const measured = await stage(
       `load: ${endpoint.name}`,
       errors,
       onShop(shop, () =>
-        measureLoad(endpoint.name, new URL(endpoint.path, shop.url).href, settings.load, {}, shop.process.pid),
+        measureLoad(
+          endpoint.name,
+          new URL(endpoint.path, shop.url).href,
+          settings.load,
+          { headers: browserHeaders },
+          shop.process.pid,
+        ),
       ),
     );
     const bare = results.load.bare?.requestsPerSecond;
@@ -217,7 +237,7 @@ async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
         settings.load,
         {
           method: 'POST',
-          headers: { ...(await csrfHeaders(shop.url)), 'user-agent': browserUserAgent },
+          headers: { ...browserHeaders, ...(await csrfHeaders(shop.url)), 'user-agent': browserUserAgent },
           body: JSON.stringify({ page: '/products', cookiesAccepted: false, sessionId: 'bench-session-0001' }),
         },
         shop.process.pid,
@@ -228,6 +248,10 @@ async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
   if (pageViews) {
     results.load.endpoints.push({ ...pageViews, ratioToBare: bare ? pageViews.requestsPerSecond / bare : null });
   }
+  results.load.shopRssBytes = await stage('memory: the shop after the API load', errors, () => {
+    assertShopRunning(shop);
+    return shop.process.pid === undefined ? null : steadyRss(shop.process.pid);
+  });
 }
 
 /** The payment-intent call under load: each request prices the cart and creates a payment. */
@@ -319,7 +343,15 @@ async function main(): Promise<number> {
     return true;
   });
   // These sections run their own shops: the embedded one is for the other sections.
-  const ownShops: Section[] = ['dashboard', 'live-events', 'orders-export', 'admin-lists', 'image-upload'];
+  const ownShops: Section[] = [
+    'dashboard',
+    'live-events',
+    'orders-export',
+    'admin-lists',
+    'image-upload',
+    'memory-pg',
+    'cold-start',
+  ];
   const embeddedSections = sections.some((section) => !ownShops.includes(section));
   const shop = built && embeddedSections ? await stage('start the shop', results.errors, () => startShop()) : null;
   if (shop) {
@@ -369,6 +401,19 @@ async function main(): Promise<number> {
     imageUpload = await stage('image upload: a 4,000 × 3,000 JPEG', results.errors, () => measureImageUpload());
   }
 
+  if (built && sections.includes('memory-pg')) {
+    results.load.postgresShopRssBytes = await stage(
+      'memory: the shop on PostgreSQL after the API load',
+      results.errors,
+      () => measurePostgresMemory(apiEndpoints, settings.load),
+    );
+  }
+
+  let coldStart: ColdStartBenchResult | null = null;
+  if (built && sections.includes('cold-start')) {
+    coldStart = await stage('cold start on an existing data folder', results.errors, () => measureColdStart());
+  }
+
   // An interrupted run records nothing: latest.json keeps the last complete run.
   if (interrupted) return 130;
   results.durationSeconds = (performance.now() - started) / 1000;
@@ -409,6 +454,13 @@ async function main(): Promise<number> {
   if (sections.includes('image-upload')) {
     targets.push(...imageUploadTargets(imageUpload));
     if (imageUpload) Object.assign(results, { imageUpload });
+  }
+  if (sections.includes('cold-start')) {
+    targets.push(...coldStartTargets(coldStart));
+    if (coldStart) {
+      Object.assign(results, { coldStart });
+      process.stdout.write(`\n${coldStartText(coldStart)}`);
+    }
   }
   process.stdout.write(`\n${summary(results, targets)}\n`);
   await writeResults(results, targets);

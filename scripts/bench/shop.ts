@@ -30,7 +30,14 @@ export function buildWebApp(): void {
 }
 
 /** Starts the shop on a new data folder, or again on the folder of an earlier run (`dataDir`). */
-export async function startShop({ dataDir: existing }: { dataDir?: string } = {}): Promise<Shop> {
+export async function startShop({
+  dataDir: existing,
+  databaseUrl,
+}: {
+  dataDir?: string;
+  /** A PostgreSQL database to run on (the demo seeded into it) instead of the embedded one. */
+  databaseUrl?: string;
+} = {}): Promise<Shop> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = existing ?? (await mkdtemp(path.join(tmpdir(), 'stillwater-bench-')));
@@ -45,8 +52,9 @@ export async function startShop({ dataDir: existing }: { dataDir?: string } = {}
     // the benchmark client on 127.0.0.1 stands where the proxy would.
     TRUST_PROXY: '127.0.0.1',
   };
-  // The targets are for the embedded database.
-  delete env.DATABASE_URL;
+  // The targets are for the embedded database, unless a PostgreSQL one is asked for.
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
   const shop: Shop = { url, process: startNodeScript('scripts/bench/shop-server.ts', { env }), dataDir, exit: null };
   shop.process.once('exit', (code, signal) => {
     shop.exit = describeExit(code, signal);

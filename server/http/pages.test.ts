@@ -121,14 +121,12 @@ describe('server-rendered pages', () => {
 
   test('hashed assets are cached for a year; a missing one is a plain 404', async () => {
     const { html } = await page('/');
-    const asset = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1] as string;
-    const response = await app.inject({ method: 'GET', url: asset });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    // Sent as the build compressed it, Brotli or gzip as the browser accepts, the same bytes inside.
     const script = /src="(\/assets\/entry\.client-[^"]+\.js)"|href="(\/assets\/entry\.client-[^"]+\.js)"/.exec(html);
     const scriptPath = (script?.[1] ?? script?.[2]) as string;
     const plainScript = await app.inject({ method: 'GET', url: scriptPath });
+    expect(plainScript.statusCode).toBe(200);
+    expect(plainScript.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Sent as the build compressed it, Brotli or gzip as the browser accepts, the same bytes inside.
     for (const [accept, decode] of [
       ['br', brotliDecompressSync],
       ['gzip', gunzipSync],
@@ -141,6 +139,40 @@ describe('server-rendered pages', () => {
     const missing = await app.inject({ method: 'GET', url: '/assets/missing-abc123.js' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'Not found', code: 'not_found' });
+  });
+
+  test("a storefront page's stylesheet is in its head: no stylesheet request before first paint", async () => {
+    for (const path of ['/', '/products', '/product/desktop-fountain', '/cart']) {
+      const { html } = await page(path);
+      const head = html.slice(0, html.indexOf('</head>'));
+      expect(head, path).not.toMatch(/<link[^>]+rel="stylesheet"/);
+      const style = /<style>([\s\S]*?)<\/style>/.exec(head)?.[1] ?? '';
+      // The storefront's own rules, not the back office's.
+      expect(style, path).toContain('.prose-page');
+      expect(style, path).toContain('--color-sage-700');
+      expect(style.length, path).toBeLessThan(60_000);
+    }
+  });
+
+  test('the back office brings its own stylesheet, as a file cached for a year', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const { clientBuildDir } = await import('./web.ts');
+    const sheet = (await readdir(`${clientBuildDir}/assets`)).find((name) => /^admin-layout-.+\.css$/.test(name));
+    expect(sheet).toBeTruthy();
+    const response = await app.inject({ method: 'GET', url: `/assets/${sheet}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.body).toContain('--color-sage-700');
+  });
+
+  test('the browser build renders with Preact: no react-dom in any bundle', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const { clientBuildDir } = await import('./web.ts');
+    const files = (await readdir(`${clientBuildDir}/assets`)).filter((name) => name.endsWith('.js'));
+    for (const name of files) {
+      // A string only react-dom's client carries (its error decoder's address).
+      expect(await readFile(`${clientBuildDir}/assets/${name}`, 'utf8'), name).not.toContain('react.dev/errors/');
+    }
   });
 
   test('no browser bundle carries zod (contracts reach the browser as types only)', async () => {

@@ -1,6 +1,7 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { expect, test } from 'vitest';
-import { createPublicCache } from './public-cache.ts';
+import { createPublicCache, preferredCoding } from './public-cache.ts';
 
 async function appWithCache(ttlMs = 60_000) {
   const cache = createPublicCache({ ttlMs });
@@ -61,4 +62,93 @@ test('a contract violation is an error, not a cached answer', async () => {
     }),
   );
   expect((await app.inject('/bad')).statusCode).toBe(500);
+});
+
+async function appWithLargeAnswer() {
+  const cache = createPublicCache();
+  const items = Array.from({ length: 200 }, (_, n) => ({ slug: `product-${n}`, name: `Product number ${n}` }));
+  const app = Fastify();
+  app.get('/large', (request, reply) =>
+    cache.respond(request, reply, {
+      key: 'large',
+      schema: { parse: (v: unknown) => v },
+      maxAge: 60,
+      load: async () => ({ items }),
+    }),
+  );
+  return { app, items };
+}
+
+test('a large answer is sent in the coding the client accepts, each coding with its own tag', async () => {
+  const { app, items } = await appWithLargeAnswer();
+  const plain = await app.inject('/large');
+  const br = await app.inject({ url: '/large', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+  const gzipped = await app.inject({ url: '/large', headers: { 'accept-encoding': 'gzip' } });
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  expect(plain.json()).toEqual({ items });
+  expect(br.headers['content-encoding']).toBe('br');
+  expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual({ items });
+  expect(gzipped.headers['content-encoding']).toBe('gzip');
+  expect(JSON.parse(gunzipSync(gzipped.rawPayload).toString())).toEqual({ items });
+  expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+  for (const response of [plain, br, gzipped]) expect(response.headers.vary).toBe('accept-encoding');
+  expect(new Set([plain.headers.etag, br.headers.etag, gzipped.headers.etag]).size).toBe(3);
+});
+
+test('a copy in any coding is current: its tag gets 304, with the tag of the coding asked for', async () => {
+  const { app } = await appWithLargeAnswer();
+  const br = await app.inject({ url: '/large', headers: { 'accept-encoding': 'br' } });
+  const revalidated = await app.inject({
+    url: '/large',
+    headers: { 'accept-encoding': 'gzip', 'if-none-match': `W/${br.headers.etag}` },
+  });
+  expect(revalidated.statusCode).toBe(304);
+  expect(revalidated.headers.etag).toMatch(/-gz"$/);
+  const stale = await app.inject({ url: '/large', headers: { 'if-none-match': '"something-else"' } });
+  expect(stale.statusCode).toBe(200);
+});
+
+test('a small answer is sent as it is, whatever the client accepts', async () => {
+  const { app } = await appWithCache();
+  const response = await app.inject({ url: '/thing', headers: { 'accept-encoding': 'br' } });
+  expect(response.headers['content-encoding']).toBeUndefined();
+  expect(response.headers.vary).toBeUndefined();
+  expect(response.json()).toEqual({ value: 'first' });
+});
+
+test('the preferred coding: brotli, else gzip, else none; q=0 refuses one, * stands for the rest', () => {
+  expect(preferredCoding(undefined)).toBe('identity');
+  expect(preferredCoding('gzip, deflate, br, zstd')).toBe('br');
+  expect(preferredCoding('gzip, deflate')).toBe('gzip');
+  expect(preferredCoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+  expect(preferredCoding('BR;q=0.1')).toBe('br');
+  expect(preferredCoding('*;q=0.3')).toBe('br');
+  expect(preferredCoding('*, br;q=0, gzip;q=0')).toBe('identity');
+  expect(preferredCoding('identity')).toBe('identity');
+});
+
+test('the cache keeps within its byte budget, dropping the oldest entries first', async () => {
+  const cache = createPublicCache({ maxBytes: 2500 });
+  let loads = 0;
+  const app = Fastify();
+  app.get<{ Params: { key: string } }>('/:key', (request, reply) =>
+    cache.respond(request, reply, {
+      key: request.params.key,
+      schema: { parse: (v: unknown) => v },
+      maxAge: 60,
+      load: async () => {
+        loads++;
+        return { text: 'x'.repeat(900) };
+      },
+    }),
+  );
+  await app.inject('/a');
+  await app.inject('/b');
+  await app.inject('/c');
+  expect(loads).toBe(3);
+  await app.inject('/c');
+  expect(loads).toBe(3);
+  // 'a' went to make room for 'c'.
+  await app.inject('/a');
+  expect(loads).toBe(4);
 });

@@ -1,38 +1,74 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-type Entry = { body: Buffer; etag: string; at: number };
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** How an answer is sent: as is, or compressed once when it was cached. */
+export type ContentCoding = 'br' | 'gzip' | 'identity';
+
+type Variant = { body: Buffer; etag: string };
+type Entry = {
+  identity: Variant;
+  /** Null for a body too small to be worth compressing. */
+  br: Variant | null;
+  gzip: Variant | null;
+  /** Every tag of this answer, in any coding: a browser's copy in one of them is current. */
+  tags: Set<string>;
+  bytes: number;
+  at: number;
+};
 type Schema<T> = { parse(value: unknown): T };
+
+/** Bodies under this many bytes are sent as they are (as @fastify/compress's threshold). */
+export const COMPRESS_THRESHOLD = 1024;
 
 /**
  * Hot public reads, served from memory: the response body is computed once per key, checked
- * against its contract, serialised, and then sent as is with an ETag (a matching If-None-Match
- * gets 304). Entries live a short time and are dropped at once by `invalidate()` when the data
- * behind them changes, so a write is seen at once on this instance and within the TTL elsewhere.
+ * against its contract, serialised, compressed (brotli at its best quality and gzip, each once,
+ * off the event loop), and then sent as is with an ETag (a matching If-None-Match gets 304).
+ * Entries live a short time and are dropped at once by `invalidate()` when the data behind them
+ * changes, so a write is seen at once on this instance and within the TTL elsewhere. The cache is
+ * bounded by entries and by bytes (all codings counted).
  */
 export function createPublicCache({
   ttlMs = 30_000,
   maxEntries = 1000,
+  maxBytes = 16 * 2 ** 20,
   onLookup,
 }: {
   ttlMs?: number;
   maxEntries?: number;
+  maxBytes?: number;
   /** Told whether each read was answered from memory (the hit rate's metrics). */
   onLookup?: (hit: boolean) => void;
 } = {}) {
   const entries = new Map<string, Entry>();
   const filling = new Map<string, Promise<Entry>>();
   let generation = 0;
+  let totalBytes = 0;
+
+  function remove(key: string) {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    totalBytes -= entry.bytes;
+  }
 
   async function fill<T>(key: string, schema: Schema<T>, load: () => Promise<unknown>): Promise<Entry> {
     const started = generation;
     // Kept as bytes: sending a string would encode it again on every request.
-    const body = Buffer.from(JSON.stringify(schema.parse(await load())));
-    const entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, at: Date.now() };
+    const entry = await encode(Buffer.from(JSON.stringify(schema.parse(await load()))));
     // A write during the load makes this result stale: serve it once, do not keep it.
     if (started === generation) {
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+      remove(key);
+      while (entries.size > 0 && (entries.size >= maxEntries || totalBytes + entry.bytes > maxBytes)) {
+        remove(entries.keys().next().value as string);
+      }
       entries.set(key, entry);
+      totalBytes += entry.bytes;
     }
     return entry;
   }
@@ -48,7 +84,11 @@ export function createPublicCache({
     return pending;
   }
 
-  /** Answers a public GET from the cache (or fills it), with validators and caching headers. */
+  /**
+   * Answers a public GET from the cache (or fills it), with validators and caching headers, in
+   * the best coding the client accepts. Routes answered only through here can opt out of
+   * @fastify/compress (`compress: false`): their answers are compressed already.
+   */
   async function respond<T>(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -80,20 +120,85 @@ export function createPublicCache({
         ? 'private, no-cache'
         : `public, max-age=${maxAge}, stale-while-revalidate=${staleWhileRevalidate ?? maxAge * 5}`,
     );
-    reply.header('etag', entry.etag);
+    const coding = entry.br ? preferredCoding(request.headers['accept-encoding']) : 'identity';
+    const variant = (coding === 'br' ? entry.br : coding === 'gzip' ? entry.gzip : null) ?? entry.identity;
+    // A shared cache must keep each coding apart, the uncompressed one included.
+    if (entry.br) reply.header('vary', 'accept-encoding');
+    reply.header('etag', variant.etag);
     const wanted = request.headers['if-none-match'];
-    if (wanted?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === entry.etag)) {
-      return reply.code(304).send();
-    }
-    return reply.type('application/json; charset=utf-8').send(entry.body);
+    if (wanted !== undefined && matches(wanted, entry.tags)) return reply.code(304).send();
+    if (variant !== entry.identity) reply.header('content-encoding', coding);
+    return reply.type('application/json; charset=utf-8').send(variant.body);
   }
 
   function invalidate() {
     generation++;
     entries.clear();
+    totalBytes = 0;
   }
 
   return { respond, invalidate };
 }
 
 export type PublicCache = ReturnType<typeof createPublicCache>;
+
+/**
+ * An answer in every coding it is sent in. Each coding has its own strong ETag (the tag names
+ * the bytes sent, as HTTP asks), all derived from the uncompressed body's digest.
+ */
+async function encode(body: Buffer): Promise<Entry> {
+  const digest = createHash('sha1').update(body).digest('base64url');
+  const identity = { body, etag: `"${digest}"` };
+  if (body.length < COMPRESS_THRESHOLD) {
+    return { identity, br: null, gzip: null, tags: new Set([identity.etag]), bytes: body.length, at: Date.now() };
+  }
+  const [brBody, gzipBody] = await Promise.all([
+    brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+    gzipAsync(body, { level: constants.Z_BEST_COMPRESSION }),
+  ]);
+  const br = { body: brBody, etag: `"${digest}-br"` };
+  const gz = { body: gzipBody, etag: `"${digest}-gz"` };
+  return {
+    identity,
+    br,
+    gzip: gz,
+    tags: new Set([identity.etag, br.etag, gz.etag]),
+    bytes: body.length + brBody.length + gzipBody.length,
+    at: Date.now(),
+  };
+}
+
+/** Whether an If-None-Match list names one of the answer's tags (weak comparison, as for GET). */
+function matches(ifNoneMatch: string, tags: Set<string>): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tags.has(tag.trim().replace(/^W\//, '')));
+}
+
+// Clients send few distinct Accept-Encoding values (one per browser version): each is read once.
+const codingOf = new Map<string, ContentCoding>();
+const MAX_REMEMBERED_CODINGS = 256;
+
+/** The coding to send for an Accept-Encoding header: brotli, else gzip, else as is (q=0 refuses one). */
+export function preferredCoding(acceptEncoding: string | undefined): ContentCoding {
+  if (!acceptEncoding) return 'identity';
+  const known = codingOf.get(acceptEncoding);
+  if (known) return known;
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...parameters] = part.split(';');
+    const q = parameters.map((parameter) => parameter.trim()).find((parameter) => parameter.startsWith('q='));
+    const quality = q === undefined ? 1 : Number(q.slice(2));
+    accepted.set(name.trim().toLowerCase(), Number.isFinite(quality) ? quality : 0);
+  }
+  const qualityOf = (name: string) => accepted.get(name) ?? accepted.get('*') ?? 0;
+  const coding: ContentCoding = qualityOf('br') > 0 ? 'br' : qualityOf('gzip') > 0 ? 'gzip' : 'identity';
+  if (codingOf.size >= MAX_REMEMBERED_CODINGS) codingOf.clear();
+  codingOf.set(acceptEncoding, coding);
+  return coding;
+}

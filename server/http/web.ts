@@ -47,8 +47,10 @@ export async function mountWeb(
       root: clientBuildDir,
       wildcard: false,
       index: false,
-      // The .br and .gz files the build wrote beside each text file (precompress.ts).
+      // The .br and .gz files the build wrote beside each text file (precompress.ts): sent for
+      // their file's URL, so not routes of their own (each file is two routes, made at start).
       preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
       maxAge: '1h',
       // Hashed file names never change content: cache them for a year.
       setHeaders(reply, filePath) {

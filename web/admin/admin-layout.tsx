@@ -1,6 +1,7 @@
 import { requireAdmin } from '#web/common/guards.ts';
 import type { Route } from './+types/admin-layout.ts';
 import { AdminApp } from './admin-app.tsx';
+import './admin.css';
 
 /**
  * /admin (back-office spec 2): a visitor goes to sign in with the path and query kept, a signed-in

@@ -189,6 +189,9 @@ function QuantityControl({ item }: { item: CartItem }) {
             return;
           }
           setDraft(null);
+          // The field shows the quantity kept (0 floored to 1) even when the state does not change
+          // and the renderer leaves the field alone (the browser build's Preact does).
+          if (text !== String(quantity)) event.target.value = String(quantity);
           if (quantity !== item.quantity) setQuantity(key, quantity);
         }}
         onBlur={() => setDraft(null)}

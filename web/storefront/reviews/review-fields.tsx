@@ -204,8 +204,13 @@ function TextField({
   const attributes = {
     id,
     value,
-    onChange: (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-      set(capped ? limited(event.target.value, value, max) : event.target.value),
+    onChange: (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      const next = capped ? limited(event.target.value, value, max) : event.target.value;
+      // Typing at the limit leaves the state as it was, and a renderer need not render the field
+      // again (the browser build's Preact does not): the field itself is given back what was kept.
+      if (next !== event.target.value) event.target.value = next;
+      set(next);
+    },
     'aria-invalid': invalid ? true : undefined,
     'aria-describedby': describedBy(field, `${id}-count`),
     className: `mt-1 block w-full ${box} ${border(invalid)}`,
