@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
+import type pg from 'pg';
+import { isDatabaseUnavailable } from './connection-errors.ts';
 import { withPreparedStatements } from './pglite-prepared.ts';
 import * as schema from './schema.ts';
 
@@ -36,6 +36,41 @@ const drizzleOptions = { schema, casing: 'snake_case' } as const;
  */
 const WORD_SIMILARITY_THRESHOLD = 0.45;
 
+/**
+ * PGlite's shared buffers live in its WebAssembly memory, which never shrinks: at PostgreSQL's
+ * default of 128 MB they held about 90 MB of the shop's resident memory after the storefront
+ * benchmark. A page outside them is read again from the data folder (the host's file cache).
+ */
+const PGLITE_SHARED_BUFFERS = '16MB';
+
+/**
+ * The PostgreSQL pool's limits: a request waits a bounded time for a connection and for each
+ * statement, so it fails (and is answered 503, see connection-errors.ts) instead of hanging
+ * when the database is down, overloaded or unreachable across the network.
+ */
+/** How long closing waits for the pool's lent-out clients before it gives up on them (ms). */
+const POOL_END_WAIT_MS = 5_000;
+
+export const POOL_SETTINGS = {
+  max: 10,
+  /** A connection unused this long is closed (the server's slots are shared by every instance). */
+  idleTimeoutMillis: 30_000,
+  /** Waiting for a connection, a new one or a free one of the pool, fails after this long. */
+  connectionTimeoutMillis: 5_000,
+  /** The server cancels a statement running longer than this (error 57014). */
+  statement_timeout: 30_000,
+  /**
+   * The client gives up on an answer after this long: the server's own limit above cannot fire
+   * when the network between them is gone. Longer than it, so that one normally answers first.
+   */
+  query_timeout: 35_000,
+  /** Finds a connection whose other end vanished without closing it. */
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+  /** How the shop's connections show in pg_stat_activity, unless the URL or PGAPPNAME names them. */
+  fallback_application_name: 'stillwater',
+} as const;
+
 /** Opens the database: PGlite in a folder (or in memory when dir is null), or a PostgreSQL pool. */
 export async function openDatabase(
   config: DatabaseConfig,
@@ -44,22 +79,45 @@ export async function openDatabase(
   // Every statement the application runs, as Drizzle sends it (the benchmark counts them).
   const logger = options.logQuery ? { logQuery: options.logQuery } : undefined;
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({
+    // The PostgreSQL driver is loaded only in that mode: the embedded database's start does without it.
+    const [{ default: pgDriver }, { drizzle: drizzleNodePg, NodePgSession }] = await Promise.all([
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+    ]);
+    const pool = new pgDriver.Pool({
       connectionString: config.url,
-      max: 10,
-      idleTimeoutMillis: 30_000,
+      ...POOL_SETTINGS,
       options: `-c pg_trgm.word_similarity_threshold=${WORD_SIMILARITY_THRESHOLD}`,
     });
-    // A dropped idle connection must not crash the process; the pool replaces it.
+    // An idle connection that drops (the server restarted, an administrator terminated it) is
+    // reported here, outside any query: unheard, it would crash the process. The pool has already
+    // let it go and opens a new one when a query needs it.
     pool.on('error', () => {});
+    // The pool listens for that only while a connection is idle. One lent out (a transaction
+    // between two statements) that drops would raise its error with no one listening, and crash
+    // the process too: its next statement fails instead, and the pool discards it when released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzleNodePg({ client: pool, ...drizzleOptions, ...(logger ? { logger } : {}) });
-    return { db, kind: 'postgres', pglite: null, pool, close: async () => void (pool.ended || (await pool.end())) };
+    releaseTransactionClients(db as unknown as { session: unknown }, pool, NodePgSession);
+    // pool.end() waits for every client lent out: should one stay lent out (a bug), the close
+    // waits at most POOL_END_WAIT_MS, then goes on, rather than never finishing.
+    const close = async () => {
+      if (pool.ended) return;
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, POOL_END_WAIT_MS);
+      });
+      await Promise.race([pool.end(), waited]);
+      clearTimeout(timer);
+    };
+    return { db, kind: 'postgres', pglite: null, pool, close };
   }
   if (config.dir) mkdirSync(config.dir, { recursive: true });
   const client = await PGlite.create({
     ...(config.dir ? { dataDir: config.dir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
   await client.exec(`SET pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`);
   return wrapPglite(client, logger);
@@ -81,6 +139,41 @@ export function wrapPglite(client: PGlite, logger?: { logQuery: (sql: string, pa
 }
 
 /** A statement written in SQL, with its rows: both drivers answer `{ rows }` (PGlite's Results, node-postgres' QueryResult). */
+/**
+ * Drizzle's transaction on a pool takes a client, then sends BEGIN outside its try/finally: when
+ * the connection dies right there (PostgreSQL restarting, backends terminated under load), the
+ * client is never released, and the pool stays one short for good (pool.end() then waits for it
+ * forever). Each transaction here takes its client itself and always releases it, destroying it
+ * when the database went away under it; Drizzle's session on that one client runs the rest.
+ */
+function releaseTransactionClients(
+  db: { session: unknown },
+  pool: pg.Pool,
+  NodePgSession: typeof import('drizzle-orm/node-postgres').NodePgSession,
+) {
+  type Args = ConstructorParameters<typeof NodePgSession>;
+  // Drizzle's own fields of the pool's session (private in its types, plain properties at run time).
+  const poolSession = db.session as {
+    dialect: Args[1];
+    schema: Args[2];
+    options: Args[3];
+    transaction: InstanceType<typeof NodePgSession>['transaction'];
+  };
+  poolSession.transaction = async (work, config) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      const session = new NodePgSession(client, poolSession.dialect, poolSession.schema, poolSession.options);
+      return await session.transaction(work, config);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) broken = error as Error;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+}
+
 export async function executeRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;

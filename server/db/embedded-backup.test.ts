@@ -95,7 +95,8 @@ describe('embedded database backups', () => {
   });
 });
 
-describe('npm run backup and npm run restore', () => {
+// Each test starts Node processes that open the database: seconds alone, far more on a loaded CI machine.
+describe('npm run backup and npm run restore', { timeout: 90_000 }, () => {
   const node = process.execPath;
 
   test('with the shop stopped: the folder is copied, then restored; a running shop refuses the restore', async () => {

@@ -25,7 +25,8 @@ const total = async (database: Database, table: PgTable) => {
 };
 
 describe('migrations and demo seed on an empty database', () => {
-  test('seed a complete demo shop, once', async () => {
+  // Seconds alone; over 20 s on a machine running the browser suites too.
+  test('seed a complete demo shop, once', { timeout: 90_000 }, async () => {
     const database = await seededDatabase();
     try {
       const { db } = database;

@@ -1,7 +1,7 @@
 import type { Db } from '#server/db/client.ts';
 import { createLocalTestProcessor, type LocalTestProcessor } from './local-test-processor.ts';
 import type { PaymentProcessor } from './payment-processor.ts';
-import { createStripeProcessor } from './stripe-processor.ts';
+import { createStripeProcessor, type StripeProcessorOptions } from './stripe-processor.ts';
 
 type StripeKeys = { secretKey: string; publishableKey: string };
 
@@ -9,6 +9,8 @@ export type PaymentProcessorSettings = {
   stripeSecretKey?: string | null;
   stripePublishableKey?: string | null;
   stripeWebhookSecret?: string | null;
+  /** Where Stripe's API is (a stand-in); null or unset: Stripe itself. */
+  stripeApiBase?: StripeProcessorOptions['apiBase'] | null;
   /** Stripe's keys saved in the settings (both or none), read at each call. */
   savedStripeKeys?: () => StripeKeys | null;
 };
@@ -27,6 +29,7 @@ export function createPaymentProcessor(
     stripeSecretKey,
     stripePublishableKey,
     stripeWebhookSecret,
+    stripeApiBase,
     savedStripeKeys = () => null,
   }: PaymentProcessorSettings,
 ): LocalTestProcessor | (PaymentProcessor & { readonly name: 'stripe' }) {
@@ -42,6 +45,7 @@ export function createPaymentProcessor(
     return createStripeProcessor({
       ...started,
       webhookSecret: stripeWebhookSecret || null,
+      ...(stripeApiBase ? { apiBase: stripeApiBase } : {}),
       currentKeys: savedStripeKeys,
     });
   }

@@ -28,6 +28,7 @@ import {
   type ProviderPayment,
   paymentIdFromClientSecret,
 } from '#server/adapters/payments/payment-processor.ts';
+import type { CrashPoint } from '#server/crash/crash-points.ts';
 import { type Db, executeRows, type Tx } from '#server/db/client.ts';
 import { newId } from '#server/db/ids.ts';
 import { productCategories, products, skuVariants } from '#server/features/catalog/catalog.tables.ts';
@@ -41,6 +42,11 @@ import type { SettingsService } from '#server/features/settings/settings.service
 import { AppError, invalid, notFound } from '#server/http/errors.ts';
 import type { Jobs } from '#server/jobs/job-queue.ts';
 import { type PricedCart, paymentEvents, payments } from './checkout.tables.ts';
+
+/** How long a payment must sit authorised or capturing before the recovery job takes it over: far longer than a completion takes. */
+export const RECOVER_AFTER_MS = 60_000;
+/** Payments one recovery run takes on (the next minute's run takes the rest). */
+const RECOVERY_BATCH = 50;
 
 type OrderAnswer = { reference: string; orderNumber: string; total: number };
 /** A discount with the sale it comes from (none for a product's own code). */
@@ -142,6 +148,7 @@ export function createCheckoutService({
   subscribeToNewsletter,
   fulfil = async () => {},
   onPaymentOutcome,
+  crash = () => {},
   log,
 }: {
   db: Db;
@@ -158,6 +165,8 @@ export function createCheckoutService({
   fulfil?: (orderId: string) => Promise<void>;
   /** How each completion ended, with the refusal's code (the payment metrics). */
   onPaymentOutcome?: (outcome: 'order_created' | 'refused' | 'capture_failed', reason?: string) => void;
+  /** The crash suites' fault injection (CRASH_AT); nothing otherwise. */
+  crash?: (point: CrashPoint) => void;
   log: (message: string, error?: unknown) => void;
 }) {
   /**
@@ -584,6 +593,7 @@ export function createCheckoutService({
     try {
       const payment = await (processor as LocalTestProcessor).confirmCard(clientSecret, card);
       if (payment.failure) throw new CardError(payment.failure.code, payment.failure.message);
+      if (payment.status === 'requires_capture') await markAuthorized(payment.id);
       return { status: payment.status };
     } catch (error) {
       if (error instanceof PaymentProviderError) {
@@ -607,6 +617,7 @@ export function createCheckoutService({
       if (error instanceof PaymentProviderError && error.kind === 'not_found') throw notFound('Payment not found');
       throw error;
     });
+    if (payment.status === 'requires_capture' || payment.status === 'succeeded') await markAuthorized(payment.id);
     // Read before the transaction: on PGlite a read through `db` inside it would wait for it forever.
     const { maxOrdersPerUser } = await settings.get();
     const outcome = await db
@@ -749,13 +760,16 @@ export function createCheckoutService({
       .update(payments)
       .set({
         orderId: order.id,
-        // Captured right after this transaction; a failed capture sets it to failed (undoOrder).
-        status: 'succeeded',
+        // Captured right after this transaction (succeeded then); a failed capture sets it to failed
+        // (undoOrder). A crash in between leaves it capturing, for the recovery job.
+        status: payment.status === 'succeeded' ? 'succeeded' : 'capturing',
+        cart: { ...cart, countedSaleIds },
         cardBrand: payment.card?.brand ?? null,
         cardLast4: payment.card?.last4 ?? null,
         updatedAt: new Date(),
       })
       .where(eq(payments.id, row.id));
+    crash('order-transaction');
     return { answer: { reference: order.id, orderNumber: order.orderNumber, total: order.total }, countedSaleIds };
   }
 
@@ -768,6 +782,7 @@ export function createCheckoutService({
     if (payment.status === 'requires_capture') {
       try {
         await processor.capture(row.providerPaymentId, `capture:${row.providerPaymentId}`);
+        crash('after-capture');
       } catch (error) {
         const captured = await processor.retrieve(row.providerPaymentId).catch(() => null);
         if (captured?.status !== 'succeeded') {
@@ -792,6 +807,12 @@ export function createCheckoutService({
     await sendConfirmation({ orderId });
     // The order is paid and kept whatever happens here; a failure is in the log.
     await fulfil(orderId).catch((error: unknown) => log('handing a paid order to fulfilment failed', error));
+    // Last: a crash before this line leaves the payment capturing, and the recovery job does the
+    // above again (the capture is idempotent; the confirmation may then go twice, never not at all).
+    await db
+      .update(payments)
+      .set({ status: 'succeeded', updatedAt: new Date() })
+      .where(and(eq(payments.id, row.id), eq(payments.status, 'capturing')));
   }
 
   /** A capture that failed: the order is cancelled, its stock and its sales' uses put back, in one transaction. */
@@ -879,37 +900,135 @@ export function createCheckoutService({
     if (cancelled) events.publish({ type: 'order_updated', data: { collection: 'orders', id: cancelled.id } });
   }
 
-  /** A provider's webhook: acted on once per event id, in any order, however often it comes. */
+  /**
+   * A provider's webhook: acted on in any order, however often it comes. The event is recorded as
+   * handled only once it has been: a crash half-way leaves it unrecorded, and the provider's next
+   * delivery does the rest (every handler here may run twice: a completion finds its order, a
+   * refund its refunded payment).
+   */
   async function handlePaymentEvent(event: PaymentEvent) {
+    const eventKey = and(eq(paymentEvents.provider, processor.name), eq(paymentEvents.eventId, event.id));
+    const [seen] = await db.select({ eventId: paymentEvents.eventId }).from(paymentEvents).where(eventKey);
+    if (seen) return { duplicate: true };
+    if ((event.type === 'payment_authorized' || event.type === 'payment_succeeded') && event.paymentId) {
+      await completePayment(event.paymentId).catch((error: unknown) => {
+        // Refused and cancelled (sold out, limit), or not a payment of this shop: the event is handled.
+        if (!(error instanceof AppError && [404, 409, 429].includes(error.statusCode))) throw error;
+      });
+    } else if (event.type === 'payment_refunded' && event.paymentId && event.refund?.full) {
+      await refunded(event.paymentId);
+    } else if (event.type === 'payment_failed' && event.paymentId && event.payment?.failure) {
+      await db
+        .update(payments)
+        .set({ failureCode: event.payment.failure.code, failureMessage: event.payment.failure.message })
+        .where(and(eq(payments.provider, processor.name), eq(payments.providerPaymentId, event.paymentId)));
+    }
+    crash('webhook-handled');
     const [fresh] = await db
       .insert(paymentEvents)
       .values({ provider: processor.name, eventId: event.id, type: event.type })
       .onConflictDoNothing()
       .returning({ eventId: paymentEvents.eventId });
-    if (!fresh) return { duplicate: true };
-    try {
-      if ((event.type === 'payment_authorized' || event.type === 'payment_succeeded') && event.paymentId) {
-        await completePayment(event.paymentId).catch((error: unknown) => {
-          // Refused and cancelled (sold out, limit), or not a payment of this shop: the event is handled.
-          if (!(error instanceof AppError && [404, 409, 429].includes(error.statusCode))) throw error;
-        });
-      } else if (event.type === 'payment_refunded' && event.paymentId && event.refund?.full) {
-        await refunded(event.paymentId);
-      } else if (event.type === 'payment_failed' && event.paymentId && event.payment?.failure) {
-        await db
-          .update(payments)
-          .set({ failureCode: event.payment.failure.code, failureMessage: event.payment.failure.message })
-          .where(and(eq(payments.provider, processor.name), eq(payments.providerPaymentId, event.paymentId)));
-      }
-    } catch (error) {
-      // Not handled: the provider delivers it again later.
-      await db
-        .delete(paymentEvents)
-        .where(and(eq(paymentEvents.provider, processor.name), eq(paymentEvents.eventId, event.id)));
-      throw error;
-    }
-    return { duplicate: false };
+    // Two deliveries of one event at once: both acted (harmlessly), one of them says so.
+    return { duplicate: !fresh };
   }
+
+  /** A payment the provider has authorised: the recovery job makes its order if the completion dies half-way. */
+  async function markAuthorized(providerPaymentId: string) {
+    await db
+      .update(payments)
+      .set({ status: 'authorized', updatedAt: new Date() })
+      .where(
+        and(
+          eq(payments.provider, processor.name),
+          eq(payments.providerPaymentId, providerPaymentId),
+          eq(payments.status, 'requires_payment_method'),
+        ),
+      );
+  }
+
+  /**
+   * Finishes what a crash (or a lost connection) left half-way, every minute and once as the queue
+   * starts: a payment authorised with no order gets its order (or is voided when refused), an order
+   * whose capture did not finish is captured and confirmed, or undone when the authorisation is gone.
+   * Only payments untouched for RECOVER_AFTER_MS, each claimed by one instance (a fresh
+   * updated_at), so a completion still under way elsewhere is left alone.
+   */
+  async function recoverPayments() {
+    const unfinished = db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(
+        and(
+          eq(payments.provider, processor.name),
+          inArray(payments.status, ['authorized', 'capturing']),
+          lt(payments.updatedAt, new Date(Date.now() - RECOVER_AFTER_MS)),
+        ),
+      )
+      .orderBy(payments.updatedAt)
+      .limit(RECOVERY_BATCH)
+      .for('update', { skipLocked: true });
+    const claimed = await db
+      .update(payments)
+      .set({ updatedAt: new Date() })
+      .where(inArray(payments.id, unfinished))
+      .returning();
+    const outcomes: Record<string, number> = {};
+    for (const row of claimed) {
+      const outcome = await recoverPayment(row).catch((error: unknown) => {
+        log(`recovering payment ${row.id} failed; the next run tries again`, error);
+        return 'retry_later';
+      });
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    }
+    if (claimed.length > 0) {
+      log(`payment recovery finished what a crash or a lost connection left half-way: ${JSON.stringify(outcomes)}`);
+    }
+    return outcomes;
+  }
+
+  async function recoverPayment(row: PaymentRow): Promise<string> {
+    const payment = await processor.retrieve(row.providerPaymentId);
+    const authorised = payment.status === 'requires_capture' || payment.status === 'succeeded';
+    if (row.status === 'authorized') {
+      if (authorised) {
+        return completePayment(row.providerPaymentId).then(
+          () => 'order_created',
+          (error: unknown) => {
+            // Refused (sold out, limit, amount): completePayment voided it.
+            if (error instanceof AppError && error.statusCode < 500) return 'refused';
+            throw error;
+          },
+        );
+      }
+      // The authorisation is gone (voided or expired at the provider): nothing to charge, no order.
+      await db
+        .update(payments)
+        .set({ status: payment.status === 'canceled' ? 'canceled' : 'requires_payment_method', updatedAt: new Date() })
+        .where(and(eq(payments.id, row.id), eq(payments.status, 'authorized')));
+      return 'authorisation_gone';
+    }
+    const counted = row.cart.countedSaleIds ?? [];
+    if (!row.orderId) throw new Error('a capturing payment without its order');
+    if (authorised) {
+      await afterOrder(row.orderId, row, payment, counted).catch((error: unknown) => {
+        // A refused capture has undone its order (afterOrder's own answer to the shopper).
+        if (!(error instanceof AppError && error.code === 'capture_failed')) throw error;
+      });
+      return 'captured';
+    }
+    log(`payment ${row.id}: its authorisation ended before the capture; its order is cancelled`);
+    await undoOrder(row.orderId, row, counted);
+    events.publish({ type: 'order_updated', data: { collection: 'orders', id: row.orderId } });
+    return 'order_undone';
+  }
+
+  jobs.schedule({
+    name: 'checkout.recover-payments',
+    schedule: '* * * * *',
+    alsoAtStart: true,
+    run: () => recoverPayments(),
+  });
 
   return {
     createOrUpdatePaymentIntent,
@@ -917,6 +1036,7 @@ export function createCheckoutService({
     confirmTestCard,
     completePayment,
     handlePaymentEvent,
+    recoverPayments,
     parseWebhook: (raw: Buffer, signature: string | undefined) => processor.parseWebhook(raw, signature),
     browserConfig: processor.browserConfig,
   };

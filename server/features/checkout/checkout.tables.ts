@@ -1,11 +1,19 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { PaymentBreakdown } from '#common/contracts/checkout.ts';
 import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
 import { orders } from '#server/features/orders/orders.tables.ts';
 
+/**
+ * A payment's way: open (requires_payment_method), authorised at the provider with no order yet
+ * (authorized), its order written and the capture under way (capturing), captured (succeeded), or
+ * ended (canceled, failed, refunded). The recovery job finishes what a crash left authorized or
+ * capturing.
+ */
 export const paymentStatuses = [
   'requires_payment_method',
   'authorized',
+  'capturing',
   'succeeded',
   'canceled',
   'failed',
@@ -50,6 +58,8 @@ export type PricedCart = {
   billing: unknown;
   /** The signed-in shopper who checked out; null or absent for a guest. */
   userId?: string | null;
+  /** The sales whose use the order counted (written with the order): given back if its capture fails. */
+  countedSaleIds?: string[];
 };
 
 export const payments = pgTable(
@@ -79,6 +89,8 @@ export const payments = pgTable(
     uniqueIndex('payments_provider_payment_key').on(t.provider, t.providerPaymentId),
     uniqueIndex('payments_order_key').on(t.orderId),
     index('payments_created_idx').on(t.createdAt),
+    // The recovery job's every-minute look for payments a crash left half-way.
+    index('payments_unfinished_idx').on(t.updatedAt).where(sql`${t.status} IN ('authorized', 'capturing')`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "payments_unfinished_idx" ON "payments" USING btree ("updated_at") WHERE "payments"."status" IN ('authorized', 'capturing');
