@@ -24,6 +24,7 @@ import type { TikTokShopStandIn } from '#server/adapters/social-shop/tiktok-shop
 import { MEDIA_PREFIX, type ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import type { AdEventsApi } from '#server/adapters/tracking/ad-events-api.ts';
 import type { Config } from '#server/config.ts';
+import { crashSwitch } from '#server/crash/crash-points.ts';
 import type { Database } from '#server/db/client.ts';
 import { accountsAdminRoutes } from '#server/features/accounts/accounts.admin-routes.ts';
 import { accountsRoutes } from '#server/features/accounts/accounts.routes.ts';
@@ -45,7 +46,7 @@ import { checkoutRoutes, paymentWebhookRoutes } from '#server/features/checkout/
 import { createCheckoutService } from '#server/features/checkout/checkout.service.ts';
 import { dashboardAdminRoutes } from '#server/features/dashboard/dashboard.admin-routes.ts';
 import { createDashboardService } from '#server/features/dashboard/dashboard.service.ts';
-import { createDomainEvents } from '#server/features/events/domain-events.ts';
+import { createDomainEvents, shopRedisPrefix } from '#server/features/events/domain-events.ts';
 import { eventsAdminRoutes } from '#server/features/events/events.admin-routes.ts';
 import { createFulfilment, fulfilmentSweepJob } from '#server/features/fulfilment/fulfilment.service.ts';
 import { marketingRoutes } from '#server/features/marketing/marketing.routes.ts';
@@ -84,6 +85,7 @@ import { trackingRoutes } from '#server/features/tracking/tracking.routes.ts';
 import { createTrackingService } from '#server/features/tracking/tracking.service.ts';
 import { ADMIN_API_PREFIXES, isAdminApiUrl, requireAdminAccess } from '#server/http/admin-access.ts';
 import { createCsrfProtection } from '#server/http/csrf.ts';
+import { registerDrain } from '#server/http/drain.ts';
 import { clientErrorHandler, frameworkErrorHandler, handleError, sendError } from '#server/http/errors.ts';
 import { healthRoutes } from '#server/http/health.routes.ts';
 import { parseQueryString, refuseUnsafeStrings } from '#server/http/input-guard.ts';
@@ -92,6 +94,7 @@ import { maintenanceMode } from '#server/http/maintenance.ts';
 import { mediaRoutes } from '#server/http/media.routes.ts';
 import type { Metrics } from '#server/http/metrics.ts';
 import { createPublicCache } from '#server/http/public-cache.ts';
+import { requestIdLogOptions, trackRequestIds } from '#server/http/request-context.ts';
 import { addSecurityHeaders, dataSecurityHeaders } from '#server/http/security.ts';
 import { resolveSessions, SESSION_COOKIE } from '#server/http/session.ts';
 import { trustProxyFunction } from '#server/http/trust-proxy.ts';
@@ -157,6 +160,8 @@ export async function buildApp(deps: AppDeps) {
     logger: {
       level: config.logLevel,
       serializers: logSerializers,
+      // Lines written while serving a request (app.log, services' log, its jobs) carry its reqId.
+      ...requestIdLogOptions,
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     logController: new LogController({
@@ -179,6 +184,7 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
+  trackRequestIds(app);
   // Metrics: before every route, so every route's requests are counted.
   const metrics = deps.metrics ?? null;
   if (metrics) {
@@ -186,12 +192,16 @@ export async function buildApp(deps: AppDeps) {
     deps.jobs.onFailure((queue) => metrics.jobFailed(queue));
     if (database.pool) metrics.watchDatabasePool(database.pool);
   }
+  // Before every other hook: a draining instance answers new requests at once.
+  registerDrain(app, isInternal);
 
+  // Shops may share one Redis: every channel and key of this one carries the shop's own prefix.
+  const redisPrefix = deps.redis ? await shopRedisPrefix(db) : '';
   // Each write's event: stored for the live stream and heard by every instance (PostgreSQL
   // LISTEN/NOTIFY, Redis pub/sub, or in-process on PGlite).
   const events = createDomainEvents({
     database,
-    redis: deps.redis ?? null,
+    redis: deps.redis ? { client: deps.redis, prefix: redisPrefix } : null,
     log: (message, error) => app.log.error({ err: error }, message),
   });
   await events.start();
@@ -276,6 +286,7 @@ export async function buildApp(deps: AppDeps) {
     fulfil: (orderId) => fulfilment.orderPaid(orderId),
     log: (message, error) => app.log.error({ err: error }, message),
     ...(metrics ? { onPaymentOutcome: metrics.paymentOutcome } : {}),
+    crash: crashSwitch(config.crashAt),
   });
   // The social shop's orders come in as paid orders and go the same dropship way.
   const socialShopService = createSocialShopService({
@@ -330,7 +341,7 @@ export async function buildApp(deps: AppDeps) {
     timeWindow: '1 minute',
     max: () => settings.current()?.generalRateLimit ?? 100,
     redis: deps.redis ?? undefined,
-    nameSpace: 'sw-rate-',
+    nameSpace: `${redisPrefix}rate-`,
     // The limit's headers go with the 429 only (Retry-After), not on every answer.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     // The admin API has its own limit (the admin scope below).

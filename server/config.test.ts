@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+import { configProblem } from './testing/config-problem.ts';
 
 describe('configuration', () => {
   test('nothing set gives the embedded defaults', () => {
@@ -93,7 +94,25 @@ describe('configuration', () => {
         STRIPE_PUBLISHABLE_KEY: 'pk_test_b',
         STRIPE_WEBHOOK_SECRET: 'whsec_c',
       }).stripe,
-    ).toEqual({ secretKey: 'sk_test_a', publishableKey: 'pk_test_b', webhookSecret: 'whsec_c' });
+    ).toEqual({ secretKey: 'sk_test_a', publishableKey: 'pk_test_b', webhookSecret: 'whsec_c', apiBase: null });
+  });
+
+  test('STRIPE_API_BASE_URL points the Stripe client at a stand-in; CRASH_AT arms one crash point', () => {
+    const keys = { STRIPE_SECRET_KEY: 'sk_test_a', STRIPE_PUBLISHABLE_KEY: 'pk_test_b' };
+    expect(loadConfig({ ...keys, STRIPE_API_BASE_URL: 'http://127.0.0.1:4010' }).stripe?.apiBase).toEqual({
+      host: '127.0.0.1',
+      port: 4010,
+      protocol: 'http',
+    });
+    expect(loadConfig({ ...keys, STRIPE_API_BASE_URL: 'https://stripe.test' }).stripe?.apiBase).toEqual({
+      host: 'stripe.test',
+      port: 443,
+      protocol: 'https',
+    });
+    expect(configProblem({ STRIPE_API_BASE_URL: 'ftp://stripe.test' })).toContain('STRIPE_API_BASE_URL');
+    expect(loadConfig({}).crashAt).toBeNull();
+    expect(loadConfig({ CRASH_AT: 'after-capture' }).crashAt).toBe('after-capture');
+    expect(configProblem({ CRASH_AT: 'everywhere' })).toContain('CRASH_AT');
   });
 
   test('AI: built-in without AI_BASE_URL; an OpenAI-compatible server with it, the key optional', () => {

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { CRASH_POINTS } from './crash/crash-points.ts';
 
 /** One trusted proxy: an address, a CIDR range, or one of proxy-addr's names for a range. */
 function isProxyAddress(entry: string): boolean {
@@ -99,6 +100,10 @@ const Env = z.object({
     .optional(),
   // The webhook endpoint's signing secret (whsec_…); without it Stripe's webhooks are refused.
   STRIPE_WEBHOOK_SECRET: z.string().trim().startsWith('whsec_', 'must start with whsec_').optional(),
+  // Where Stripe's API is: Stripe itself unless set (a stand-in, for the crash suites).
+  STRIPE_API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  // Fault injection for the crash suites: the process kills itself (SIGKILL) at this step of a checkout.
+  CRASH_AT: z.enum(CRASH_POINTS).optional(),
   // The TikTok pixel's code: set, the storefront loads the pixel for visitors who accept cookies.
   TIKTOK_PIXEL_ID: z
     .string()
@@ -346,9 +351,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             secretKey: e.STRIPE_SECRET_KEY,
             publishableKey: e.STRIPE_PUBLISHABLE_KEY,
             webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
+            apiBase: e.STRIPE_API_BASE_URL ? apiBaseOf(e.STRIPE_API_BASE_URL) : null,
           }
         : null,
+    // Null: no crash point armed (always so outside the crash suites).
+    crashAt: e.CRASH_AT ?? null,
   };
 }
 
 export type Config = ReturnType<typeof loadConfig>;
+
+/** An API's base URL as the Stripe SDK takes it. */
+function apiBaseOf(url: string) {
+  const { hostname, port, protocol } = new URL(url);
+  const scheme = protocol === 'http:' ? 'http' : 'https';
+  return { host: hostname, port: Number(port) || (scheme === 'http' ? 80 : 443), protocol: scheme } as const;
+}

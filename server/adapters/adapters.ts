@@ -139,6 +139,7 @@ export function createAdapters(
           stripeSecretKey: config.stripe?.secretKey,
           stripePublishableKey: config.stripe?.publishableKey,
           stripeWebhookSecret: config.stripe?.webhookSecret,
+          stripeApiBase: config.stripe?.apiBase,
           savedStripeKeys: keys.stripeKeys,
         },
       ),

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError } from '#common/contracts/errors.ts';
+import { isDatabaseUnavailable } from '#server/db/connection-errors.ts';
 
 /** An expected failure with the status and message the client should see. */
 export class AppError extends Error {
@@ -44,6 +45,13 @@ export function uniqueViolation(error: unknown): { constraint: string | undefine
   return null;
 }
 
+/**
+ * How long a client should wait before trying again while the database is unreachable: about
+ * the time the pool takes to find a returning database (a new connection per request).
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is not reachable; try again shortly.';
+
 type ValidationContext = 'body' | 'querystring' | 'params' | 'headers';
 const contextNames: Record<ValidationContext, string> = {
   body: 'body',
@@ -84,6 +92,13 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
       409,
       known ? { error: known.message, code: known.code } : { error: 'This already exists', code: 'conflict' },
     );
+  }
+  if (isDatabaseUnavailable(error)) {
+    // Not a fault of the request or the code: the client may simply try again. The serializer
+    // keeps the query's text and the driver's code, never its parameters.
+    request.log.warn({ err: error }, 'database unavailable');
+    reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    return sendError(reply, 503, { error: DATABASE_UNAVAILABLE_MESSAGE, code: 'database_unavailable' });
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {

@@ -15,16 +15,20 @@ describe.skipIf(!redisUrl)('rate limits across instances (Redis)', () => {
     for (const client of clients) client.disconnect();
   });
 
-  async function instance(limits: Record<string, number>) {
+  /** Two instances of one shop: on one database (another shop on the same Redis counts apart). */
+  async function instances(limits: Record<string, number>) {
     const database = await createTestDatabase();
     for (const [key, value] of Object.entries(limits)) await database.db.insert(settings).values({ key, value });
-    const redis = new Redis(redisUrl as string, { maxRetriesPerRequest: 1 });
-    clients.push(redis);
-    return (await buildTestApp({ database, redis })).app;
+    const instance = async () => {
+      const redis = new Redis(redisUrl as string, { maxRetriesPerRequest: 1 });
+      clients.push(redis);
+      return (await buildTestApp({ database, redis })).app;
+    };
+    return [await instance(), await instance()] as const;
   }
 
   test('the strict sign-in limit counts requests made to any instance', async () => {
-    const [one, two] = [await instance({ strictRateLimit: 4 }), await instance({ strictRateLimit: 4 })];
+    const [one, two] = await instances({ strictRateLimit: 4 });
     // A client address of its own, so earlier runs against the same Redis do not count.
     const address = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
     const first = testClient(one, { remoteAddress: address });
@@ -41,7 +45,7 @@ describe.skipIf(!redisUrl)('rate limits across instances (Redis)', () => {
   });
 
   test('the general limit too', async () => {
-    const [one, two] = [await instance({ generalRateLimit: 3 }), await instance({ generalRateLimit: 3 })];
+    const [one, two] = await instances({ generalRateLimit: 3 });
     const remoteAddress = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
     expect((await one.inject({ method: 'GET', url: '/api/categories', remoteAddress })).statusCode).toBe(200);
     expect((await two.inject({ method: 'GET', url: '/api/categories', remoteAddress })).statusCode).toBe(200);

@@ -1,10 +1,13 @@
-import { fromPglite, PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { Database } from '#server/db/client.ts';
+import { currentRequestId, outsideRequest, runInRequest } from '#server/http/request-context.ts';
 
 /** A background task: a queue name, the work (with the data it was sent), and optionally a cron schedule (UTC). */
 export type JobDefinition = {
   name: string;
   schedule?: string;
+  /** A scheduled job also runs once as the queue starts: what it finishes should not wait for the next tick after a restart. */
+  alsoAtStart?: boolean;
   /** How a failed run is retried (pg-boss's queue options; by default twice at once). */
   retry?: { retryLimit: number; retryDelay: number; retryBackoff: boolean };
   // biome-ignore lint/suspicious/noExplicitAny: each job knows the shape of the data it is sent.
@@ -12,6 +15,29 @@ export type JobDefinition = {
 };
 
 export type JobQueue = { boss: PgBoss; stop(): Promise<void> };
+
+/**
+ * The job data's reserved field that carries the id of the request that sent the job, so the
+ * run's log lines carry it too. pg-boss keeps no free-form metadata beside the data; a field of
+ * the data (rather than an envelope around it) leaves jobs queued before it was added readable.
+ */
+export const SENT_BY_REQUEST_FIELD = '$reqId';
+
+/** The data as it goes to the queue: with the current request's id, when sent while serving one. */
+function withSendingRequest(data: object): object {
+  const reqId = currentRequestId();
+  if (reqId === undefined || Array.isArray(data)) return data;
+  return { ...data, [SENT_BY_REQUEST_FIELD]: reqId };
+}
+
+/** Runs the job on exactly the data it was sent, as part of the request that sent it (cron runs: none). */
+function runAsSent(job: JobDefinition, sent: unknown): Promise<unknown> {
+  if (sent === null || typeof sent !== 'object' || !(SENT_BY_REQUEST_FIELD in sent)) {
+    return outsideRequest(() => job.run(sent));
+  }
+  const { [SENT_BY_REQUEST_FIELD]: reqId, ...data } = sent as Record<string, unknown>;
+  return typeof reqId === 'string' ? runInRequest(reqId, () => job.run(data)) : outsideRequest(() => job.run(data));
+}
 
 /**
  * The jobs the application defines, and how its requests hand work to them. Until a queue is
@@ -35,7 +61,7 @@ export function createJobs() {
       definitions.push({ name, run, ...(retry ? { retry } : {}) });
       /** Hands the work to the queue; the request does not wait for the work itself. */
       return async (data: T) => {
-        await (await sender)(name, data);
+        await (await sender)(name, withSendingRequest(data));
       };
     },
     /** A job the queue runs on its cron schedule (UTC), once across the instances. */
@@ -52,7 +78,7 @@ export function createJobs() {
         const job = definitions.find((definition) => definition.name === name);
         if (!job) throw new Error(`no job named ${name}`);
         const work = new Promise((resolve) => setImmediate(resolve))
-          .then(() => job.run(data))
+          .then(() => runAsSent(job, data))
           .catch((error: unknown) => {
             reportFailure(name);
             onError(error);
@@ -82,20 +108,26 @@ export type Jobs = ReturnType<typeof createJobs>;
  * creates and migrates itself, on PGlite as on PostgreSQL). Jobs survive restarts; with several
  * instances each job runs once.
  */
-export async function startJobQueue(
+export function startJobQueue(database: Database, jobs: JobDefinition[], options: JobQueueOptions): Promise<JobQueue> {
+  // main.ts starts the queue once the first answer has gone out, still inside that request's
+  // context: pg-boss's timers and workers would otherwise carry its id on all their lines.
+  return outsideRequest(() => openJobQueue(database, jobs, options));
+}
+
+type JobQueueOptions = {
+  onError: (error: Error) => void;
+  /** A run threw (pg-boss retries it as the queue's options say). */
+  onJobFailed?: (queue: string) => void;
+  pollingIntervalSeconds?: number;
+};
+
+async function openJobQueue(
   database: Database,
   jobs: JobDefinition[],
-  {
-    onError,
-    onJobFailed,
-    pollingIntervalSeconds = 2,
-  }: {
-    onError: (error: Error) => void;
-    /** A run threw (pg-boss retries it as the queue's options say). */
-    onJobFailed?: (queue: string) => void;
-    pollingIntervalSeconds?: number;
-  },
+  { onError, onJobFailed, pollingIntervalSeconds = 2 }: JobQueueOptions,
 ): Promise<JobQueue> {
+  // pg-boss is loaded here, after the server listens, not with the modules the first page needs.
+  const { fromPglite, PgBoss } = await import('pg-boss');
   const boss = database.pglite
     ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite' })
     : new PgBoss({
@@ -110,7 +142,7 @@ export async function startJobQueue(
     await boss.work(job.name, { pollingIntervalSeconds }, async (batch) => {
       for (const item of batch) {
         try {
-          await job.run(item.data);
+          await runAsSent(job, item.data);
         } catch (error) {
           onJobFailed?.(job.name);
           throw error;
@@ -118,6 +150,7 @@ export async function startJobQueue(
       }
     });
     if (job.schedule) await boss.schedule(job.name, job.schedule);
+    if (job.alsoAtStart) await boss.send(job.name, {});
   }
   return { boss, stop: () => boss.stop({ graceful: true, timeout: 5000 }) };
 }

@@ -1,7 +1,7 @@
 import type { Config } from '#server/config.ts';
 import type { AiProvider } from './ai-provider.ts';
 import { createBuiltInAi } from './built-in-ai.ts';
-import { createOpenAiCompatibleAi } from './openai-compatible-ai.ts';
+import type { OpenAiCompatibleOptions } from './openai-compatible-ai.ts';
 
 /** Where a key saved in the settings goes when AI_BASE_URL is not set: OpenAI's own API. */
 export const OPENAI_DEFAULTS = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' } as const;
@@ -27,7 +27,7 @@ export function createAi(
     const apiKey = saved ?? config.ai?.apiKey ?? null;
     const id = `${server.baseUrl}\n${server.model}\n${apiKey ?? ''}`;
     if (client?.id !== id) {
-      client = { id, ai: createOpenAiCompatibleAi({ baseUrl: server.baseUrl, model: server.model, apiKey, log }) };
+      client = { id, ai: lazyOpenAiCompatibleAi({ baseUrl: server.baseUrl, model: server.model, apiKey, log }) };
     }
     return client.ai;
   }
@@ -37,5 +37,20 @@ export function createAi(
       return pick().name;
     },
     run: (task, input) => pick().run(task, input),
+  };
+}
+
+/**
+ * The OpenAI-compatible client, its module (and the `openai` package, ~240 modules) loaded at the
+ * first task rather than at start: the first page does not wait for it.
+ */
+function lazyOpenAiCompatibleAi(options: OpenAiCompatibleOptions): AiProvider {
+  let loaded: Promise<AiProvider> | null = null;
+  return {
+    name: 'openai-compatible',
+    async run(task, input) {
+      loaded ??= import('./openai-compatible-ai.ts').then((module) => module.createOpenAiCompatibleAi(options));
+      return (await loaded).run(task, input);
+    },
   };
 }

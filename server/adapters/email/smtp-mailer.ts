@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Db } from '#server/db/client.ts';
 import { type Mailer, storableCopy } from './mailer.ts';
 import { emailOutbox } from './outbox.tables.ts';
@@ -37,7 +37,16 @@ export function createSmtpMailer({
 }): Mailer & { close(): void } {
   // Time limits well under a newsletter claim's 60 s lease (nodemailer's defaults run to minutes):
   // a stalled server fails the one mail instead of holding a batch past its lease.
-  const transport = nodemailer.createTransport(withTimeouts(url));
+  // nodemailer is loaded by the first mail, not at start.
+  const transportUrl = withTimeouts(url);
+  let transport: Transporter | null = null;
+  const connect = async () => {
+    if (!transport) {
+      const { default: nodemailer } = await import('nodemailer');
+      transport ??= nodemailer.createTransport(transportUrl);
+    }
+    return transport;
+  };
   return {
     name: 'smtp',
     async send(message) {
@@ -48,7 +57,7 @@ export function createSmtpMailer({
         .returning({ id: emailOutbox.id });
       const id = row?.id ?? '';
       try {
-        await transport.sendMail({
+        await (await connect()).sendMail({
           from,
           to: message.to,
           subject: message.subject,
@@ -71,6 +80,6 @@ export function createSmtpMailer({
         return { id, delivered: false };
       }
     },
-    close: () => transport.close(),
+    close: () => transport?.close(),
   };
 }

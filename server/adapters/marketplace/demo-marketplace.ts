@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import { renderProductArt } from '#seed/art/render-art.ts';
 import { seedProducts } from '#seed/catalog.ts';
 import type { SeedArt } from '#seed/types.ts';
@@ -346,9 +345,12 @@ export function createDemoMarketplace({
     const key = `${aliId}/${file}`;
     let rendered = pictures.get(key);
     if (!rendered) {
-      rendered = sharp(Buffer.from(renderProductArt(found.art, found.view, IMAGE_SIZE)))
-        .png({ compressionLevel: 6 })
-        .toBuffer();
+      // sharp is loaded by the first picture asked for, not when the server starts.
+      rendered = import('sharp').then(({ default: sharp }) =>
+        sharp(Buffer.from(renderProductArt(found.art, found.view, IMAGE_SIZE)))
+          .png({ compressionLevel: 6 })
+          .toBuffer(),
+      );
       pictures.set(key, rendered);
       rendered.catch(() => pictures.delete(key));
       if (pictures.size > IMAGE_CACHE_MAX) {

@@ -13,6 +13,8 @@ import { createTikTokShopStandIn, type TikTokShopStandIn } from './tiktok-shop-s
 const SANDBOX_ORIGIN = 'https://sandbox.tiktok-shop.invalid';
 /** Where the app serves the stand-in's pages (GET /sandbox/tiktok-shop/* → standIn.handle, unchanged). */
 export const SANDBOX_BASE_PATH = '/sandbox/tiktok-shop';
+/** The sandbox's seller centre, where an admin places test orders (social-shop.routes.ts serves it). */
+export const SANDBOX_SELLER_CENTRE_PATH = `${SANDBOX_BASE_PATH}/open/seller-centre`;
 
 export function createSandboxSocialShop({
   publicUrl,

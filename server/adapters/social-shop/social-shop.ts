@@ -54,16 +54,18 @@ export type ListingInput = {
 export type ListingIds = { productId: string; skus: { id: string; sellerSku: string }[] };
 
 /** A channel order's status (TikTok Shop's order_status values). */
-export type ChannelOrderStatus =
-  | 'UNPAID'
-  | 'ON_HOLD'
-  | 'AWAITING_SHIPMENT'
-  | 'PARTIALLY_SHIPPING'
-  | 'AWAITING_COLLECTION'
-  | 'IN_TRANSIT'
-  | 'DELIVERED'
-  | 'COMPLETED'
-  | 'CANCELLED';
+export const CHANNEL_ORDER_STATUSES = [
+  'UNPAID',
+  'ON_HOLD',
+  'AWAITING_SHIPMENT',
+  'PARTIALLY_SHIPPING',
+  'AWAITING_COLLECTION',
+  'IN_TRANSIT',
+  'DELIVERED',
+  'COMPLETED',
+  'CANCELLED',
+] as const;
+export type ChannelOrderStatus = (typeof CHANNEL_ORDER_STATUSES)[number];
 
 export type ChannelOrderLine = {
   /** The channel's line id. */

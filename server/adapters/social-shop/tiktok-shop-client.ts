@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   type AuthorisedShop,
+  CHANNEL_ORDER_STATUSES,
   type ChannelCategory,
   type ChannelOrder,
   type ChannelOrderLine,
@@ -196,17 +197,7 @@ const ProductSearchData = z.object({
 
 const ImageData = z.object({ uri: z.string().min(1) });
 
-const OrderStatus = z.enum([
-  'UNPAID',
-  'ON_HOLD',
-  'AWAITING_SHIPMENT',
-  'PARTIALLY_SHIPPING',
-  'AWAITING_COLLECTION',
-  'IN_TRANSIT',
-  'DELIVERED',
-  'COMPLETED',
-  'CANCELLED',
-]);
+const OrderStatus = z.enum(CHANNEL_ORDER_STATUSES);
 
 const WireOrder = z.object({
   id: Id,

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { assertSafeKey, MEDIA_PREFIX, type ObjectStorage, ObjectStorageError } from './object-storage.ts';
 
 export type S3ObjectStorageOptions = {
@@ -30,7 +30,7 @@ export type S3ObjectStorageOptions = {
  */
 export function createS3ObjectStorage(options: S3ObjectStorageOptions): ObjectStorage {
   const { bucket, endpoint } = options;
-  const client = new S3Client({
+  const clientOptions: ConstructorParameters<typeof S3Client>[0] = {
     region: options.region,
     // Path-style (`<endpoint>/<bucket>/<key>`) is what every compatible server understands;
     // Amazon itself gets its virtual-hosted default.
@@ -47,7 +47,13 @@ export function createS3ObjectStorage(options: S3ObjectStorageOptions): ObjectSt
     // servers; checksums are sent only where S3 requires them.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  };
+  // The SDK (~190 ms of imports) is loaded by the first call, not at start: pages seldom need it.
+  let loaded: Promise<{ client: S3Client; sdk: typeof import('@aws-sdk/client-s3') }> | null = null;
+  const s3 = () => {
+    loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({ client: new sdk.S3Client(clientOptions), sdk }));
+    return loaded;
+  };
   const publicBase = options.publicUrl?.replace(/\/+$/, '');
 
   const call = async <T>(operation: string, key: string, run: () => Promise<T>): Promise<T> => {
@@ -62,14 +68,16 @@ export function createS3ObjectStorage(options: S3ObjectStorageOptions): ObjectSt
     name: 's3',
     async put(key, body, contentType) {
       assertSafeKey(key);
+      const { client, sdk } = await s3();
       await call('put', key, () =>
-        client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType })),
+        client.send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType })),
       );
     },
     async get(key) {
       assertSafeKey(key);
+      const { client, sdk } = await s3();
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const answer = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
         const bytes = answer.Body ? await answer.Body.transformToByteArray() : new Uint8Array();
         return {
           body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
@@ -83,7 +91,8 @@ export function createS3ObjectStorage(options: S3ObjectStorageOptions): ObjectSt
     async delete(key) {
       assertSafeKey(key);
       // S3 answers 204 for a missing key too, so a second delete is no error, as on disk.
-      await call('delete', key, () => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })));
+      const { client, sdk } = await s3();
+      await call('delete', key, () => client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key })));
     },
     publicUrl: (key) => (publicBase ? `${publicBase}/${key}` : `${MEDIA_PREFIX}${key}`),
   };

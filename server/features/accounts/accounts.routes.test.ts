@@ -543,8 +543,11 @@ describe('password reset', () => {
     expect((await testClient(shop).post('/api/auth/register', account)).statusCode).toBe(201);
     const response = await testClient(shop).post('/api/password-reset/request', { email: account.email });
     expect(response.statusCode).toBe(200);
-    // Nothing looked the account up yet: no token, no mail, only the job waiting in the queue.
-    expect(held).toEqual([{ name: 'accounts.password-reset-mail', data: { email: account.email } }]);
+    // Nothing looked the account up yet: no token, no mail, only the job waiting in the queue
+    // (with the request's id, for its log lines).
+    expect(held).toEqual([
+      { name: 'accounts.password-reset-mail', data: { email: account.email, $reqId: expect.any(String) } },
+    ]);
     expect(inbox).toEqual([]);
     expect(await heldDb.db.select().from(accountTokens)).toEqual([]);
   });

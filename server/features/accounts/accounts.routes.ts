@@ -51,6 +51,10 @@ export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
       { ip: request.ip, userAgent: request.headers['user-agent'] },
       { adminSignIn: user.isAdmin },
     );
+    setSessionCookie(reply, token);
+  }
+
+  function setSessionCookie(reply: FastifyReply, token: string) {
     reply.setCookie(SESSION_COOKIE, token, {
       path: '/',
       httpOnly: true,
@@ -74,7 +78,12 @@ export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
     register.path,
     { ...strict, schema: { tags, body: register.body, response: { 201: register.response } } },
     async (request, reply) => {
-      const { user, verificationRequired } = await accounts.register(request.body);
+      // The session is stored with the account (one transaction), the browser's previous one ends.
+      const { user, verificationRequired, sessionToken } = await accounts.register(request.body, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        previousSessionToken: request.cookies[SESSION_COOKIE],
+      });
       reply.status(201);
       if (verificationRequired) {
         return {
@@ -82,7 +91,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<Deps> = async (
           verificationRequired,
         };
       }
-      await startSession(request, reply, user);
+      setSessionCookie(reply, sessionToken);
       return { message: 'Registration successful', user, verificationRequired };
     },
   );

@@ -8,7 +8,7 @@ import {
 } from '#common/account-rules.ts';
 import { RESET_PASSWORD_MIN } from '#common/constants.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
-import type { Db } from '#server/db/client.ts';
+import type { Db, Tx } from '#server/db/client.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
@@ -18,7 +18,7 @@ import { accountTokens, sessions, users } from './accounts.tables.ts';
 import { toAdminUser } from './admin-users.service.ts';
 import { createAttemptLimits, loginKey } from './attempt-limits.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { hashToken, toSessionUser } from './sessions.ts';
+import { hashToken, insertSession, type SessionClient, toSessionUser } from './sessions.ts';
 
 /** Password-reset links work for an hour, once. */
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -101,13 +101,25 @@ export function createAccountsService({
     if (nameTaken) throw conflict('username_taken', USERNAME_TAKEN);
   }
 
-  /**
-   * A new one-use token for a purpose; earlier unused tokens of the same purpose stop working. An
-   * admin's request is audited in the same transaction.
-   */
+  /** Stores a one-use token (its hash) in the caller's transaction; earlier unused tokens of the same purpose stop working. */
+  async function storeToken(tx: Tx, userId: string, purpose: TokenPurpose, token: string, newEmail: string | null) {
+    const ttl = purpose === 'password_reset' ? RESET_TOKEN_TTL_MS : VERIFY_TOKEN_TTL_MS;
+    await tx
+      .update(accountTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)));
+    await tx.insert(accountTokens).values({
+      userId,
+      purpose,
+      newEmail,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + ttl),
+    });
+  }
+
+  /** A new one-use token for a purpose. An admin's request is audited in the same transaction. */
   async function issueToken(user: UserRow, purpose: TokenPurpose, newEmail: string | null = null, actor?: Actor) {
     const token = newToken();
-    const ttl = purpose === 'password_reset' ? RESET_TOKEN_TTL_MS : VERIFY_TOKEN_TTL_MS;
     await db.transaction(async (tx) => {
       if (actor) {
         await tx.insert(auditLog).values({
@@ -119,19 +131,7 @@ export function createAccountsService({
           ip: actor.ip,
         });
       }
-      await tx
-        .update(accountTokens)
-        .set({ usedAt: new Date() })
-        .where(
-          and(eq(accountTokens.userId, user.id), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)),
-        );
-      await tx.insert(accountTokens).values({
-        userId: user.id,
-        purpose,
-        newEmail,
-        tokenHash: hashToken(token),
-        expiresAt: new Date(Date.now() + ttl),
-      });
+      await storeToken(tx, user.id, purpose, token, newEmail);
     });
     return token;
   }
@@ -148,9 +148,7 @@ export function createAccountsService({
     });
   }
 
-  async function mailEmailVerification(user: UserRow) {
-    const token = await issueToken(user, 'email_verification');
-    const { siteName } = await settings.get();
+  async function mailEmailVerification(user: { username: string; email: string }, token: string, siteName: string) {
     await mailer.send({
       to: user.email,
       template: 'email-verification',
@@ -200,9 +198,19 @@ export function createAccountsService({
   /**
    * Creates an account. The spec's rules apply here as on the page; with email verification
    * required, no session starts until the emailed link is used.
+   *
+   * The account and what it needs (its session, or its confirmation link) are stored in one
+   * transaction: a failure stores none of them, so the answer is an error and trying again
+   * works (never an account that answered 503 and then 409, or one with no link). The link is
+   * mailed before that transaction, as the mailer stores its copy in the outbox on its own and an
+   * SMTP server cannot take a message back: if the mail fails nothing is stored, and if storing
+   * fails the mailed link only finds no account.
    */
-  async function register(input: { username: string; email: string; password: string }) {
-    const { allowRegistration, requireEmailVerification } = await settings.get();
+  async function register(
+    input: { username: string; email: string; password: string },
+    client: SessionClient & { previousSessionToken?: string | undefined } = {},
+  ) {
+    const { allowRegistration, requireEmailVerification, siteName } = await settings.get();
     if (!allowRegistration) throw forbidden('Registration is closed', 'registration_closed');
     const username = input.username.trim();
     const email = input.email.trim();
@@ -213,19 +221,25 @@ export function createAccountsService({
     ] as const;
     for (const [field, problem] of checks) if (problem) throw invalid(field, problem);
     await assertUnique({ username, email });
-    const [user] = await db
-      .insert(users)
-      .values({
-        username,
-        email,
-        passwordHash: await hashPassword(input.password),
-        emailVerifiedAt: requireEmailVerification ? null : new Date(),
-      })
-      .returning();
-    if (!user) throw new Error('the account could not be stored');
+    // Slow on purpose (argon2id): outside the transaction, which holds a connection.
+    const passwordHash = await hashPassword(input.password);
+    const verificationToken = requireEmailVerification ? newToken() : null;
+    if (verificationToken) await mailEmailVerification({ username, email }, verificationToken, siteName);
+    const { user, sessionToken } = await db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({ username, email, passwordHash, emailVerifiedAt: verificationToken ? null : new Date() })
+        .returning();
+      if (!user) throw new Error('the account could not be stored');
+      if (verificationToken) {
+        await storeToken(tx, user.id, 'email_verification', verificationToken, null);
+        return { user, sessionToken: null };
+      }
+      return { user, sessionToken: await insertSession(tx, user.id, client, client.previousSessionToken) };
+    });
     announce('user_registered', user);
-    if (requireEmailVerification) await mailEmailVerification(user);
-    return { user: toSessionUser(user), verificationRequired: requireEmailVerification };
+    if (sessionToken === null) return { user: toSessionUser(user), verificationRequired: true as const, sessionToken };
+    return { user: toSessionUser(user), verificationRequired: false as const, sessionToken };
   }
 
   /**

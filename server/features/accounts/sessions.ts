@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt } from 'drizzle-orm';
 import type { SessionUser } from '#common/contracts/accounts.ts';
-import type { Db } from '#server/db/client.ts';
+import type { Db, Tx } from '#server/db/client.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
 import { sessions, users } from './accounts.tables.ts';
 
@@ -29,6 +29,39 @@ export function toSessionUser(user: UserRow): SessionUser {
   };
 }
 
+/** Where a session is started from (kept with it). */
+export type SessionClient = { ip?: string | undefined; userAgent?: string | undefined };
+
+/** A new session's token (for the cookie) and its row, which holds the token only as its hash. */
+function newSession(userId: string, client: SessionClient) {
+  const token = randomBytes(32).toString('base64url');
+  const row = {
+    idHash: hashToken(token),
+    userId,
+    ip: client.ip ?? null,
+    userAgent: client.userAgent?.slice(0, 300) ?? null,
+    expiresAt: new Date(Date.now() + SESSION_ABSOLUTE_MS),
+  };
+  return { token, row };
+}
+
+/**
+ * Starts a session in the caller's transaction, so it is stored together with what it belongs to
+ * (a new account) or not at all; the browser's previous session (`previousToken`) ends in it too.
+ * Returns the token for the cookie.
+ */
+export async function insertSession(
+  tx: Tx,
+  userId: string,
+  client: SessionClient,
+  previousToken?: string | undefined,
+): Promise<string> {
+  const { token, row } = newSession(userId, client);
+  if (previousToken) await tx.delete(sessions).where(eq(sessions.idHash, hashToken(previousToken)));
+  await tx.insert(sessions).values(row);
+  return token;
+}
+
 /** Server-side sessions: a random 256-bit token in the cookie, its hash in the database. */
 export function createSessionStore({ db }: { db: Db }) {
   /**
@@ -37,17 +70,10 @@ export function createSessionStore({ db }: { db: Db }) {
    */
   async function create(
     userId: string,
-    client: { ip?: string | undefined; userAgent?: string | undefined } = {},
+    client: SessionClient = {},
     { adminSignIn = false }: { adminSignIn?: boolean } = {},
   ) {
-    const token = randomBytes(32).toString('base64url');
-    const session = {
-      idHash: hashToken(token),
-      userId,
-      ip: client.ip ?? null,
-      userAgent: client.userAgent?.slice(0, 300) ?? null,
-      expiresAt: new Date(Date.now() + SESSION_ABSOLUTE_MS),
-    };
+    const { token, row: session } = newSession(userId, client);
     if (!adminSignIn) {
       await db.insert(sessions).values(session);
       return token;

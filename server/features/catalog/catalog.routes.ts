@@ -11,6 +11,9 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; cac
 ) => {
   const tags = ['catalog'];
   const maxAge = 60;
+  // The cache sends its answers compressed already (and a GET has no body to inflate): neither
+  // of @fastify/compress's hooks has anything to do on these routes.
+  const precompressed = { compress: false, decompress: false } as const;
 
   /**
    * Answers carrying prices, cached until the next start or end of an automatic sale at the
@@ -38,7 +41,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; cac
 
   app.get(
     listProducts.path,
-    { schema: { tags, querystring: listProducts.query, response: { 200: listProducts.response } } },
+    { ...precompressed, schema: { tags, querystring: listProducts.query, response: { 200: listProducts.response } } },
     (request, reply) => {
       const { page, limit, category } = request.query;
       return respondPriced(request, reply, {
@@ -52,6 +55,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; cac
   app.get(
     searchProducts.path,
     {
+      ...precompressed,
       schema: {
         tags,
         params: searchProducts.params,
@@ -73,7 +77,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; cac
   for (const endpoint of [getProductById, getProduct]) {
     app.get(
       endpoint.path,
-      { schema: { tags, params: endpoint.params, response: { 200: endpoint.response } } },
+      { ...precompressed, schema: { tags, params: endpoint.params, response: { 200: endpoint.response } } },
       (request, reply) =>
         respondPriced(request, reply, {
           key: `product:${request.params.id}`,
@@ -83,12 +87,15 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; cac
     );
   }
 
-  app.get(listCategories.path, { schema: { tags, response: { 200: listCategories.response } } }, (request, reply) =>
-    cache.respond(request, reply, {
-      key: 'categories',
-      schema: listCategories.response,
-      maxAge: 300,
-      load: async () => ({ categories: await catalog.listCategories() }),
-    }),
+  app.get(
+    listCategories.path,
+    { ...precompressed, schema: { tags, response: { 200: listCategories.response } } },
+    (request, reply) =>
+      cache.respond(request, reply, {
+        key: 'categories',
+        schema: listCategories.response,
+        maxAge: 300,
+        load: async () => ({ categories: await catalog.listCategories() }),
+      }),
   );
 };

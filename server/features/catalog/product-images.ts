@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { FULL_IMAGE_WIDTH, IMAGE_WIDTHS } from '#common/images.ts';
 import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 
@@ -9,6 +9,11 @@ import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
  * nothing; libvips enforces it again while decoding.
  */
 export const MAX_IMAGE_PIXELS = 40_000_000;
+
+/** libvips (sharp) is loaded by the first image handled, not when the server starts. */
+async function loadSharp() {
+  return (await import('sharp')).default;
+}
 
 /** The image types the shop accepts, judged by their bytes (never the name or the content type). */
 export type ImageKind = 'jpeg' | 'png' | 'webp';
@@ -71,6 +76,7 @@ export async function storeProductImage(
   const key = `${keyBase}-${contentHash(input)}.webp`;
   const url = storage.publicUrl(key);
 
+  const sharp = await loadSharp();
   const stored = await storage.get(key);
   if (stored) {
     const { width = 0, height = 0 } = await sharp(stored.body).metadata();
@@ -110,6 +116,7 @@ function isSvgText(input: Buffer): boolean {
 
 /** The image decoded, turned upright and shrunk to fit FULL_IMAGE_WIDTH, as raw pixels. */
 async function renderFull(input: Buffer, kind: ImageKind | 'svg') {
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     // Reads the header only.

@@ -11,6 +11,7 @@ import {
   pruneLiveEvents,
   readBacklog,
   type StoredEvent,
+  shopRedisPrefix,
 } from './domain-events.ts';
 import { liveEvents } from './events.tables.ts';
 
@@ -28,7 +29,12 @@ async function until(condition: () => boolean, what: string, ms = 10_000) {
 /** An instance's events on a database, closed after the test; what it logs is kept. */
 async function instance(database: Database, redis: Redis | null = null) {
   const logged: { message: string; error: unknown }[] = [];
-  const events = createDomainEvents({ database, redis, log: (message, error) => logged.push({ message, error }) });
+  const events = createDomainEvents({
+    database,
+    // As app.ts does: the channels of the shop the database belongs to.
+    redis: redis ? { client: redis, prefix: await shopRedisPrefix(database.db) } : null,
+    log: (message, error) => logged.push({ message, error }),
+  });
   await events.start();
   onTestFinished(() => events.close());
   const heard: DomainEvent[] = [];

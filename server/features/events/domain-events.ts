@@ -12,7 +12,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, lt, lte, max, min, or } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
 import {
   type LiveEvent,
   type LiveEventCollection,
@@ -22,7 +21,9 @@ import {
 } from '#common/live-events.ts';
 import type { Database, Db } from '#server/db/client.ts';
 import { liveEvents } from './events.tables.ts';
-import { createFanOut, type WireEvent } from './fan-out.ts';
+import { createFanOut, type ShopRedis, type WireEvent } from './fan-out.ts';
+
+export { type ShopRedis, shopRedisPrefix } from './fan-out.ts';
 
 export const eventCollections = liveEventCollections;
 export type EventCollection = LiveEventCollection;
@@ -158,7 +159,8 @@ export async function readBacklog(db: Db, afterId: number): Promise<BacklogAnswe
 
 /**
  * The events of this instance, fanned out to the others: in-process on PGlite, through Redis
- * pub/sub when `redis` is given on PostgreSQL, through LISTEN/NOTIFY otherwise.
+ * pub/sub when `redis` is given on PostgreSQL (on the channels of the shop's prefix, which every
+ * instance of the shop derives alike: shopRedisPrefix), through LISTEN/NOTIFY otherwise.
  */
 export function createDomainEvents({
   database,
@@ -166,7 +168,7 @@ export function createDomainEvents({
   log,
 }: {
   database: Database;
-  redis?: Redis | null;
+  redis?: ShopRedis | null;
   log: (message: string, error?: unknown) => void;
 }): DomainEvents {
   const { db } = database;

@@ -33,7 +33,9 @@ export const eventsAdminRoutes: FastifyPluginAsyncZod<{
     ...(heartbeatMs ? { heartbeatMs } : {}),
   });
   watchStreams?.(() => streams.size);
-  // Open streams would keep the server from closing.
+  // Open streams would keep the server from closing; they end as the drain begins, so their
+  // clients reconnect to another instance at once.
+  app.whenDraining(() => streams.close());
   app.addHook('preClose', (done) => {
     streams.close();
     done();

@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { ExportBatch, ExportLine, ExportOrder } from './admin-orders.service.ts';
 import { CSV_BOM, type CsvValue, csvRecord } from './csv.ts';
 
@@ -152,13 +152,19 @@ const numFmtOf: Record<Kind, string | null> = {
   date: 'yyyy-mm-dd hh:mm',
 };
 
+/** exceljs, loaded by the first export rather than at start: it and its zip libraries are ~500 modules. */
+export async function loadExcel() {
+  return (await import('exceljs')).default;
+}
+
 /** orders.xlsx, streamed: each row is committed (written out) as it is added. */
 export async function writeOrdersXlsx(batches: OrderBatches, out: Writable) {
   // Fast compression: the zip's deflate is most of the export's time at the default level, for a
   // file a few percent larger. For a slow client the zip (archiver) holds 64 kB of its output, not
   // its default of 1 MB (an archiver option that exceljs passes on but does not declare).
   const zip = { zlib: { level: 1 }, highWaterMark: 64 * 1024 };
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const Excel = await loadExcel();
+  const workbook = new Excel.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: true,
     useSharedStrings: false,

@@ -30,7 +30,7 @@ export const moderationReasons = {
 export function moderateReview({ title, content }: { title: string; content: string }): ModerationResult {
   const text = normalise(`${title}\n${content}`);
   const reasons: string[] = [];
-  if (profanity.hasMatch(text)) reasons.push(moderationReasons.offensive);
+  if (profanityMatcher().hasMatch(text)) reasons.push(moderationReasons.offensive);
   if (hasContactDetails(text)) reasons.push(moderationReasons.contact);
   if (REPEATED_CHARACTER.test(text)) reasons.push(moderationReasons.repeatedCharacters);
   if (isShouting(text)) reasons.push(moderationReasons.capitals);
@@ -38,13 +38,20 @@ export function moderateReview({ title, content }: { title: string; content: str
   return { flagged: reasons.length > 0, reasons };
 }
 
-const englishTerms = englishDataset.build();
-const profanity = new RegExpMatcher({
-  ...englishTerms,
-  // Ordinary words the list would take for profanity.
-  whitelistedTerms: [...(englishTerms.whitelistedTerms ?? []), 'shiitake', 'cum laude', 'penistone'],
-  ...englishRecommendedTransformers,
-});
+/** Built by the first review moderated, not when the server starts (it compiles the whole list). */
+let profanity: RegExpMatcher | null = null;
+function profanityMatcher(): RegExpMatcher {
+  if (!profanity) {
+    const englishTerms = englishDataset.build();
+    profanity = new RegExpMatcher({
+      ...englishTerms,
+      // Ordinary words the list would take for profanity.
+      whitelistedTerms: [...(englishTerms.whitelistedTerms ?? []), 'shiitake', 'cum laude', 'penistone'],
+      ...englishRecommendedTransformers,
+    });
+  }
+  return profanity;
+}
 
 function normalise(text: string): string {
   // \p{Cf}: zero-width spaces, joiners, direction marks and other invisible format characters.

@@ -11,7 +11,7 @@ import {
   syncSocialShopInventory,
   syncSocialShopProducts,
 } from '#common/contracts/admin/social-shop.ts';
-import { SANDBOX_BASE_PATH } from '#server/adapters/social-shop/sandbox.ts';
+import { SANDBOX_SELLER_CENTRE_PATH } from '#server/adapters/social-shop/sandbox.ts';
 import { SocialShopError } from '#server/adapters/social-shop/social-shop.ts';
 import type { Db } from '#server/db/client.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
@@ -19,9 +19,6 @@ import { AppError, handleError, unauthorized } from '#server/http/errors.ts';
 import { SESSION_COOKIE } from '#server/http/session.ts';
 import { loggable } from './grants.ts';
 import type { SocialShopService } from './social-shop.service.ts';
-
-/** The sandbox's seller centre, where an admin places test orders (social-shop.routes.ts serves it). */
-export const SANDBOX_SELLER_CENTRE_PATH = `${SANDBOX_BASE_PATH}/open/seller-centre`;
 
 /** The channel's refusals as answers that say what to do; never its tokens. */
 export function channelErrors(app: FastifyInstance) {

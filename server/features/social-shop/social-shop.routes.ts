@@ -2,10 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { hasAccess } from '#common/permissions.ts';
-import { SANDBOX_BASE_PATH } from '#server/adapters/social-shop/sandbox.ts';
+import { SANDBOX_BASE_PATH, SANDBOX_SELLER_CENTRE_PATH } from '#server/adapters/social-shop/sandbox.ts';
 import type { TikTokShopStandIn } from '#server/adapters/social-shop/tiktok-shop-stand-in.ts';
 import { type FindSessionUser, SESSION_COOKIE } from '#server/http/session.ts';
-import { channelErrors, SANDBOX_SELLER_CENTRE_PATH } from './social-shop.admin-routes.ts';
+import { channelErrors } from './social-shop.admin-routes.ts';
 import type { SocialShopService } from './social-shop.service.ts';
 
 /** Where the channel sends the seller back after the authorise page (the app's registered redirect URL). */
