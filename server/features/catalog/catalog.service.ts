@@ -7,7 +7,14 @@ import type { Db } from '#server/db/client.ts';
 import type { RunningSales } from '#server/features/marketing/marketing.service.ts';
 import { productRatings } from '#server/features/reviews/reviews.tables.ts';
 import { notFound } from '#server/http/errors.ts';
-import { categories, productCategories, productImages, products, skuVariants } from './catalog.tables.ts';
+import {
+  activeProductCounts,
+  categories,
+  productCategories,
+  productImages,
+  products,
+  skuVariants,
+} from './catalog.tables.ts';
 import { automaticSalesAt, nextSaleChange } from './sale-prices.ts';
 
 type ProductRow = typeof products.$inferSelect;
@@ -138,8 +145,24 @@ export function createCatalogService({ db, runningSales }: { db: Db; runningSale
     });
   }
 
-  async function page(where: SQL | undefined, { page, limit }: PageRequest, orderBy: SQL[]): Promise<ProductList> {
-    const [rows, [totalRow]] = await Promise.all([
+  const countOf = async (where: SQL | undefined) =>
+    (await db.select({ total: count() }).from(products).where(where))[0]?.total ?? 0;
+  /** Active products in all ('all') or in a category (its id), from the rollup the triggers keep. */
+  const activeCountOf = async (scope: string) =>
+    (
+      await db
+        .select({ products: activeProductCounts.products })
+        .from(activeProductCounts)
+        .where(eq(activeProductCounts.scope, scope))
+    )[0]?.products ?? 0;
+
+  async function page(
+    where: SQL | undefined,
+    { page, limit }: PageRequest,
+    orderBy: SQL[],
+    total: Promise<number> = countOf(where),
+  ): Promise<ProductList> {
+    const [rows, matches] = await Promise.all([
       db
         .select()
         .from(products)
@@ -147,25 +170,28 @@ export function createCatalogService({ db, runningSales }: { db: Db; runningSale
         .orderBy(...orderBy)
         .limit(limit)
         .offset((page - 1) * limit),
-      db.select({ total: count() }).from(products).where(where),
+      total,
     ]);
-    const total = totalRow?.total ?? 0;
-    return { products: (await hydrate(rows)).map(toSummary), pagination: paginationOf(page, limit, total) };
+    return { products: (await hydrate(rows)).map(toSummary), pagination: paginationOf(page, limit, matches) };
   }
 
   /** Active products, newest first; optionally of one category given by slug or name. */
   async function listProducts(request: PageRequest & { category?: string | undefined }): Promise<ProductList> {
-    let where: SQL | undefined = isActive;
-    if (request.category) {
-      const wanted = request.category.toLowerCase();
-      const inCategory = db
-        .select({ productId: productCategories.productId })
-        .from(productCategories)
-        .innerJoin(categories, eq(categories.id, productCategories.categoryId))
-        .where(or(eq(categories.slug, wanted), sql`lower(${categories.name}) = ${wanted}`));
-      where = and(isActive, inArray(products.id, inCategory));
-    }
-    return page(where, request, [sql`${products.createdAt} desc`, asc(products.id)]);
+    const newestFirst = [sql`${products.createdAt} desc`, asc(products.id)];
+    if (!request.category) return page(isActive, request, newestFirst, activeCountOf('all'));
+    const wanted = request.category.toLowerCase();
+    const [category] = await db
+      .select({ id: categories.id })
+      .from(categories)
+      .where(or(eq(categories.slug, wanted), sql`lower(${categories.name}) = ${wanted}`))
+      .orderBy(sql`${categories.slug} = ${wanted} desc`)
+      .limit(1);
+    if (!category) return { products: [], pagination: paginationOf(request.page, request.limit, 0) };
+    const inCategory = db
+      .select({ productId: productCategories.productId })
+      .from(productCategories)
+      .where(eq(productCategories.categoryId, category.id));
+    return page(and(isActive, inArray(products.id, inCategory)), request, newestFirst, activeCountOf(category.id));
   }
 
   /**
@@ -210,20 +236,17 @@ export function createCatalogService({ db, runningSales }: { db: Db; runningSale
     return product as Product;
   }
 
-  /** The navigation's categories in their order, with how many active products each has. */
+  /** The navigation's categories in their order, with how many active products each has (the rollup). */
   async function listCategories(): Promise<Category[]> {
-    const rows = await db
+    return db
       .select({
         name: categories.name,
         slug: categories.slug,
-        productCount: sql<number>`count(${products.id})::int`,
+        productCount: sql<number>`coalesce(${activeProductCounts.products}, 0)`,
       })
       .from(categories)
-      .leftJoin(productCategories, eq(productCategories.categoryId, categories.id))
-      .leftJoin(products, and(eq(products.id, productCategories.productId), isActive))
-      .groupBy(categories.id)
+      .leftJoin(activeProductCounts, eq(activeProductCounts.scope, categories.id))
       .orderBy(asc(categories.position), asc(categories.name));
-    return rows;
   }
 
   /**

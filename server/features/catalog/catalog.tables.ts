@@ -89,6 +89,17 @@ export const productCategories = pgTable(
   ],
 );
 
+/**
+ * How many active products the storefront has in all ('all') and in each category (its id): kept
+ * by triggers as products and their categories change (migration 0021), so the navigation's
+ * counts and a listing's total are one row each, not a count over the catalogue.
+ */
+export const activeProductCounts = pgTable('active_product_counts', {
+  /** 'all', or a category's id. */
+  scope: text().primaryKey(),
+  products: integer().notNull().default(0),
+});
+
 export const imageSources = ['seed', 'uploaded', 'aliexpress'] as const;
 
 export const productImages = pgTable(
