@@ -249,7 +249,7 @@ export async function buildApp(deps: AppDeps) {
     if (event.data.collection === 'sales' || event.type === 'order_created') runningSales.forget();
   });
   const catalog = createCatalogService({ db, runningSales });
-  const marketing = createMarketingService({ db });
+  const marketing = createMarketingService({ db, jobs: deps.jobs });
   const orders = createOrdersService({ db });
   const reviews = createReviewsService({
     db,

@@ -21,6 +21,7 @@ import type { SeedProduct } from '#seed/types.ts';
 import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import { composeSearchText } from '#server/features/catalog/catalog.service.ts';
 import { storeProductImage } from '#server/features/catalog/product-images.ts';
+import { refreshBestSellers } from '#server/features/marketing/marketing.service.ts';
 import type { Db } from './client.ts';
 import * as t from './schema.ts';
 
@@ -77,6 +78,7 @@ export async function seedDemoContent({
     await insertSales(ctx, products, categoryIds, orderStats);
     await insertNewsletter(ctx, customers);
     await insertPageViews(ctx, products, orderStats.sessionsByDay);
+    await refreshBestSellers(tx, now);
   });
   log(`demo shop seeded in ${Date.now() - started} ms`);
   return true;

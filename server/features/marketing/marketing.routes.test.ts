@@ -1,10 +1,14 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
+import { products } from '#server/features/catalog/catalog.tables.ts';
+import { paidStatuses } from '#server/features/orders/order-status.ts';
+import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
-import { salePriceOf } from './marketing.service.ts';
+import { refreshBestSellers, salePriceOf } from './marketing.service.ts';
 import { sales } from './marketing.tables.ts';
 
-const { app } = await buildTestApp();
+const { app, database } = await buildTestApp();
+const { db } = database;
 const get = (url: string) => app.inject({ method: 'GET', url });
 
 describe('GET /api/marketing/best-sellers', () => {
@@ -28,6 +32,50 @@ describe('GET /api/marketing/best-sellers', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().field).toBe('limit');
     }
+  });
+});
+
+describe('best sellers, counted again by their job', () => {
+  const listed = async (limit: number) =>
+    (await get(`/api/marketing/best-sellers?limit=${limit}`)).json().data as { productId: string; score: number }[];
+
+  test('units sold since the last count show after the next one, and not before', async () => {
+    const before = await listed(60);
+    // A recent paid order line of a product that is not the best seller gets 10,000 more units.
+    const [line] = await db
+      .select({ id: orderItems.id, productId: orderItems.productId })
+      .from(orderItems)
+      .innerJoin(orders, eq(orders.id, orderItems.orderId))
+      .where(
+        and(
+          inArray(orders.status, [...paidStatuses]),
+          gte(orders.createdAt, sql`now() - interval '10 days'`),
+          sql`${orderItems.productId} <> ${before[0]?.productId}`,
+        ),
+      )
+      .orderBy(desc(orders.createdAt))
+      .limit(1);
+    if (!line?.productId) throw new Error('the seed has recent paid orders');
+    await db
+      .update(orderItems)
+      .set({ quantity: sql`${orderItems.quantity} + 10000` })
+      .where(eq(orderItems.id, line.id));
+    expect((await listed(61))[0]?.productId).toBe(before[0]?.productId);
+
+    expect(await refreshBestSellers(db)).toBe(before.length);
+    const after = await listed(62);
+    const earlier = before.find((entry) => entry.productId === line.productId)?.score ?? 0;
+    expect(after[0]).toEqual({ productId: line.productId, score: earlier + 10000 });
+    expect(after).toHaveLength(before.length);
+  });
+
+  test('a product taken off the shop leaves the list at once, without waiting for the count', async () => {
+    const [first] = await listed(63);
+    if (!first) throw new Error('the seed has best sellers');
+    await db.update(products).set({ status: 'inactive' }).where(eq(products.id, first.productId));
+    const after = await listed(64);
+    expect(after.map((entry) => entry.productId)).not.toContain(first.productId);
+    await db.update(products).set({ status: 'active' }).where(eq(products.id, first.productId));
   });
 });
 

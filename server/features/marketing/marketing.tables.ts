@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { discountTypes, saleTypes } from '#common/contracts/marketing.ts';
 import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
+import { products } from '#server/features/catalog/catalog.tables.ts';
 
 /**
  * A sale lowers prices on its scope between its dates. With a coupon code it applies only when
@@ -41,4 +42,20 @@ export const sales = pgTable(
     check('sales_dates_check', sql`${t.endDate} > ${t.startDate}`),
     check('sales_discount_value_check', sql`${t.discountValue} >= 0`),
   ],
+);
+
+/**
+ * The best sellers as last counted (units sold in paid orders of the last 30 days, the most
+ * first): refreshed by a job every few minutes, so a storefront read is one short index walk
+ * rather than a sum over a month of order lines.
+ */
+export const bestSellers = pgTable(
+  'best_sellers',
+  {
+    productId: text()
+      .primaryKey()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    score: integer().notNull(),
+  },
+  (t) => [index('best_sellers_score_idx').on(t.score.desc(), t.productId)],
 );
