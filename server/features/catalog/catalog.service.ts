@@ -1,9 +1,9 @@
-import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { averageRating, summarize } from '#common/catalog-rules.ts';
 import type { Category, Product, ProductList, ProductSummary } from '#common/contracts/catalog.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { shownSalePrice } from '#common/pricing.ts';
-import type { Db } from '#server/db/client.ts';
+import { type Db, executeRows } from '#server/db/client.ts';
 import type { RunningSales } from '#server/features/marketing/marketing.service.ts';
 import { productRatings } from '#server/features/reviews/reviews.tables.ts';
 import { notFound } from '#server/http/errors.ts';
@@ -13,11 +13,19 @@ import {
   productCategories,
   productImages,
   products,
+  searchWords,
   skuVariants,
 } from './catalog.tables.ts';
 import { automaticSalesAt, nextSaleChange } from './sale-prices.ts';
 
-type ProductRow = typeof products.$inferSelect;
+/** What the storefront reads of a product: all but the search columns (the database's own). */
+const { searchText: _searchText, searchVector: _searchVector, ...productColumns } = getTableColumns(products);
+type ProductRow = Omit<typeof products.$inferSelect, 'searchText' | 'searchVector'>;
+
+/** A search ranks at most this many of its matches (its best sellers): ranking all of a common word's would cost a read of each. */
+const SEARCH_CANDIDATES = 1000;
+/** Known words tried for each word of a search, the closest first. */
+const SIMILAR_WORDS = 20;
 type PageRequest = { page: number; limit: number };
 
 /** The text that search matches: title, tags and categories weigh in before the description. */
@@ -51,7 +59,15 @@ export function toSummary(product: Product): ProductSummary {
  * 12), computed as the checkout computes it, from the sales the checkout keeps in memory: no
  * query per product.
  */
-export function createCatalogService({ db, runningSales }: { db: Db; runningSales: RunningSales }) {
+export function createCatalogService({
+  db,
+  runningSales,
+  searchCandidates = SEARCH_CANDIDATES,
+}: {
+  db: Db;
+  runningSales: RunningSales;
+  searchCandidates?: number;
+}) {
   const isActive = eq(products.status, 'active');
 
   /** Loads images, variants and categories of the given rows, keeping their order, at their sale prices. */
@@ -164,7 +180,7 @@ export function createCatalogService({ db, runningSales }: { db: Db; runningSale
   ): Promise<ProductList> {
     const [rows, matches] = await Promise.all([
       db
-        .select()
+        .select(productColumns)
         .from(products)
         .where(where)
         .orderBy(...orderBy)
@@ -195,39 +211,72 @@ export function createCatalogService({ db, runningSales }: { db: Db; runningSale
   }
 
   /**
-   * Typo-tolerant search: every word of the term must be close (trigram word similarity) to a
-   * word of the product's search text or match it in full-text search; ranked by closeness.
+   * Typo-tolerant search: every word of the term (stop words aside) must be in the product's
+   * text, or a known word close to it (trigram word similarity: a typo's corrections, a prefix's
+   * completions). Of the matches, the best-selling `searchCandidates` are ranked by closeness of
+   * the words to the title, full-text rank and a nudge for best sellers.
    */
   async function searchProducts(term: string, request: PageRequest): Promise<ProductList> {
+    const noMatches = { products: [], pagination: paginationOf(request.page, request.limit, 0) };
     const words = term
       .toLowerCase()
       .split(/[^\p{L}\p{N}]+/u)
       .filter((word) => word.length > 0)
       .slice(0, 8);
-    if (words.length === 0)
-      return { products: [], pagination: { page: request.page, pages: 1, total: 0, limit: request.limit } };
-    const query = words.join(' ');
-    const fullText = sql`to_tsvector('english', ${products.searchText}) @@ plainto_tsquery('english', ${query})`;
-    const wordMatches = words.map(
-      (word) =>
-        sql`(${word} <% ${products.searchText} OR to_tsvector('english', ${products.searchText}) @@ plainto_tsquery('english', ${word}))`,
+    const expanded = words.length === 0 ? [] : await closeWords(words);
+    const meaningful = expanded.filter((word) => word.meaningful);
+    if (meaningful.length === 0) return noMatches;
+    const lexemes = (word: string) => sql`plainto_tsquery('english', ${word})`;
+    const query = sql.join(
+      meaningful.map((word) => sql`(${sql.join([word.word, ...word.similar].map(lexemes), sql` || `)})`),
+      sql` && `,
     );
-    const where = and(isActive, or(fullText, and(...wordMatches)));
-    // Closeness to the search text and to the title, full-text rank, and a nudge for best sellers.
-    const relevance = sql`(${sql.join(
-      words.map(
-        (word) =>
-          sql`word_similarity(${word}, ${products.searchText}) + word_similarity(${word}, lower(${products.title}))`,
-      ),
+    const candidates = db
+      .select({ id: products.id })
+      .from(products)
+      .where(and(isActive, sql`${products.searchVector} @@ (${query})`))
+      .orderBy(desc(products.sales), desc(products.id))
+      .limit(searchCandidates);
+    const relevance = sql`${sql.join(
+      meaningful.map((word) => sql`word_similarity(${word.word}, lower(${products.title}))`),
       sql` + `,
-    )}) + ts_rank(to_tsvector('english', ${products.searchText}), plainto_tsquery('english', ${query})) + ln(1 + ${products.sales}) * 0.05`;
-    return page(where, request, [sql`${relevance} desc`, asc(products.title)]);
+    )} + ts_rank(${products.searchVector}, ${query}) + ln(1 + ${products.sales}) * 0.05`;
+    const { page, limit } = request;
+    const rows = await db
+      .select({ ...productColumns, matches: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(products)
+      .where(inArray(products.id, candidates))
+      .orderBy(sql`${relevance} desc`, asc(products.title), asc(products.id))
+      .limit(limit)
+      .offset((page - 1) * limit);
+    // Past the last page no row carries the count.
+    const total = rows[0]?.matches ?? (await db.$count(candidates.as('candidates')));
+    return { products: (await hydrate(rows)).map(toSummary), pagination: paginationOf(page, limit, total) };
+  }
+
+  /** Each word with whether it means anything to full-text search (not a stop word) and the known words close to it. */
+  async function closeWords(words: string[]) {
+    return executeRows<{ word: string; meaningful: boolean; similar: string[] }>(
+      db,
+      sql`SELECT w.word, numnode(plainto_tsquery('english', w.word)) > 0 AS meaningful,
+        array(
+          SELECT v.word FROM ${searchWords} v
+          WHERE w.word <% v.word AND v.word <> w.word AND numnode(plainto_tsquery('english', v.word)) > 0
+          ORDER BY word_similarity(w.word, v.word) DESC, v.word
+          LIMIT ${SIMILAR_WORDS}
+        ) AS similar
+      FROM unnest(ARRAY[${sql.join(
+        words.map((word) => sql`${word}`),
+        sql`, `,
+      )}]::text[]) WITH ORDINALITY AS w(word, n)
+      ORDER BY w.n`,
+    );
   }
 
   /** An active product by slug or id; 'Product not found' otherwise. */
   async function getProduct(slugOrId: string): Promise<Product> {
     const [row] = await db
-      .select()
+      .select(productColumns)
       .from(products)
       .where(and(isActive, or(eq(products.slug, slugOrId), eq(products.id, slugOrId))))
       .limit(1);

@@ -1,5 +1,16 @@
-import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { adminProductStatuses } from '#common/contracts/admin/products.ts';
 import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
 
@@ -15,6 +26,9 @@ export const categories = pgTable(
   },
   (t) => [uniqueIndex('categories_slug_key').on(t.slug), uniqueIndex('categories_name_key').on(sql`lower(${t.name})`)],
 );
+
+/** PostgreSQL's full-text document type; read only by the database itself (search). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 export type ProductCoupon = { code: string; value: string };
 
@@ -48,6 +62,10 @@ export const products = pgTable(
     sales: integer().notNull().default(0),
     /** Title, tags, categories and description in one text, for typo-tolerant and full-text search. */
     searchText: text().notNull().default(''),
+    /** searchText as stemmed English words, kept by the database: what search matches and ranks with. */
+    searchVector: tsvector()
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`to_tsvector('english', ${products.searchText})`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -64,8 +82,7 @@ export const products = pgTable(
     index('products_sales_id_idx').on(t.sales, t.id),
     index('products_created_id_idx').on(t.createdAt, t.id),
     index('products_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
-    index('products_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
-    index('products_search_fts_idx').using('gin', sql`to_tsvector('english', ${t.searchText})`),
+    index('products_search_vector_idx').using('gin', t.searchVector),
     check('products_price_check', sql`${t.price} >= 0`),
     check('products_sale_price_check', sql`${t.salePrice} IS NULL OR ${t.salePrice} >= 0`),
   ],
@@ -99,6 +116,15 @@ export const activeProductCounts = pgTable('active_product_counts', {
   scope: text().primaryKey(),
   products: integer().notNull().default(0),
 });
+
+/**
+ * Every word of the products' search texts, kept by a trigger as products are written (migration
+ * 0023): a typo in a search is matched against these few thousand words (trigram similarity),
+ * not against a million texts, and the words found are then looked up in the products' index.
+ */
+export const searchWords = pgTable('search_words', { word: text().primaryKey() }, (t) => [
+  index('search_words_trgm_idx').using('gin', t.word.op('gin_trgm_ops')),
+]);
 
 export const imageSources = ['seed', 'uploaded', 'aliexpress'] as const;
 
