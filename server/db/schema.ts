@@ -1,6 +1,7 @@
 /** Every table of the shop, for the Drizzle client, relational queries and drizzle-kit. */
 export * from '#server/adapters/email/outbox.tables.ts';
 export * from '#server/adapters/payments/local-test-processor.tables.ts';
+export * from '#server/db/row-counts.ts';
 export * from '#server/features/accounts/accounts.tables.ts';
 export * from '#server/features/analytics/analytics.tables.ts';
 export * from '#server/features/audit/audit.tables.ts';

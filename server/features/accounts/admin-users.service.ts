@@ -5,6 +5,7 @@ import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
 import { countedPage, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
+import { countRows } from '#server/db/row-counts.ts';
 import { users } from './accounts.tables.ts';
 
 type ListQuery = z.output<typeof listAdminUsers.query>;
@@ -60,6 +61,8 @@ export function createAdminUsersService({ db }: { db: Db }) {
       where,
       table: users,
       offset,
+      // Unsearched, the rollup has the count.
+      ...(search ? {} : { countMatches: () => countRows(db, ['users']) }),
       page: (filter, matchesFirst) =>
         db
           .select(adminUserColumns)

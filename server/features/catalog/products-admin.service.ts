@@ -15,6 +15,7 @@ import type { Db } from '#server/db/client.ts';
 import { countedPage, sortKeys } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import { containing } from '#server/db/like-pattern.ts';
+import { countRows } from '#server/db/row-counts.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
@@ -24,7 +25,6 @@ import { composeSearchText } from './catalog.service.ts';
 import { categories, productCategories, productImages, products, skuVariants } from './catalog.tables.ts';
 
 /** How long the count of every product is kept when no product event comes (writes made outside the app). */
-const PRODUCT_TOTAL_TTL_MS = 30_000;
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Reader = Db | Tx;
@@ -147,29 +147,8 @@ export function createProductsAdminService({
     });
   }
 
-  /**
-   * How many products there are, kept between reads: counting 100,000 rows is the floor of every
-   * unfiltered page (7-20 ms). Dropped on every product event, whichever instance wrote it (the
-   * events reach them all), and after 30 s for writes made outside the app.
-   */
-  let productTotal: { value: Promise<number>; at: number } | null = null;
-  events.subscribe((event) => {
-    if (event.data.collection === 'products') productTotal = null;
-  });
-  function countAllProducts(): Promise<number> {
-    if (!productTotal || Date.now() - productTotal.at > PRODUCT_TOTAL_TTL_MS) {
-      const value = db
-        .select({ value: count() })
-        .from(products)
-        .then(([row]) => row?.value ?? 0);
-      productTotal = { value, at: Date.now() };
-      // A failed count is not kept.
-      value.catch(() => {
-        productTotal = null;
-      });
-    }
-    return productTotal.value;
-  }
+  /** How many products there are: the row_counts rollup (triggers), not a count of every product. */
+  const countAllProducts = () => countRows(db, ['products']);
 
   const sortColumns = {
     title: sql`lower(${products.title}) COLLATE "C"`,

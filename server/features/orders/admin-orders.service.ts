@@ -4,6 +4,7 @@ import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
 import { countedPage, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
+import { countRows } from '#server/db/row-counts.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import { payments } from '#server/features/checkout/checkout.tables.ts';
 import { fulfilments } from '#server/features/fulfilment/fulfilment.tables.ts';
@@ -220,6 +221,10 @@ export function createAdminOrdersService({ db }: { db: Db }) {
       where: whereOf(query),
       table: orders,
       offset,
+      // Unsearched, the rollup has the count: of every order, or of one status.
+      ...(query.search
+        ? {}
+        : { countMatches: () => countRows(db, [query.statusFilter ? `orders:${query.statusFilter}` : 'orders']) }),
       page: (filter, matchesFirst) => selectOrders(db, filter, query, matchesFirst).limit(query.limit).offset(offset),
     });
     const ids = rows.map((row) => row.id);

@@ -6,6 +6,7 @@ import { isDenied, mayApprove, mayFlag } from '#common/review-rules.ts';
 import type { Db } from '#server/db/client.ts';
 import { countedPage, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
+import { countRows } from '#server/db/row-counts.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
@@ -63,6 +64,13 @@ const statusFilters: Record<NonNullable<ListQuery['statusFilter']>, SQL | undefi
   approved: eq(reviews.moderationStatus, 'approved'),
   flagged: inArray(reviews.moderationStatus, ['rejected', 'flagged']),
 };
+/** The row_counts scopes of each status filter (its statuses'), and of no filter. */
+const statusFilterScopes: Record<NonNullable<ListQuery['statusFilter']> | 'all', string[]> = {
+  all: ['reviews'],
+  pending: ['reviews:pending'],
+  approved: ['reviews:approved'],
+  flagged: ['reviews:rejected', 'reviews:flagged'],
+};
 
 /**
  * The reviews tab of the back office (spec 2, 4 and 7): every review, filtered, searched and
@@ -110,6 +118,10 @@ export function createReviewModerationService({
       where,
       table: reviews,
       offset,
+      // Neither searched nor by rating, the rollup has the count.
+      ...(pattern || ratingFilter !== undefined
+        ? {}
+        : { countMatches: () => countRows(db, statusFilterScopes[statusFilter ?? 'all']) }),
       page: (filter, matchesFirst) =>
         db
           .select(columns)
