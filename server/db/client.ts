@@ -43,14 +43,14 @@ const WORD_SIMILARITY_THRESHOLD = 0.45;
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
+/** How long closing waits for the pool's lent-out clients before it gives up on them (ms). */
+const POOL_END_WAIT_MS = 5_000;
+
 /**
  * The PostgreSQL pool's limits: a request waits a bounded time for a connection and for each
  * statement, so it fails (and is answered 503, see connection-errors.ts) instead of hanging
  * when the database is down, overloaded or unreachable across the network.
  */
-/** How long closing waits for the pool's lent-out clients before it gives up on them (ms). */
-const POOL_END_WAIT_MS = 5_000;
-
 export const POOL_SETTINGS = {
   max: 10,
   /** A connection unused this long is closed (the server's slots are shared by every instance). */
@@ -74,7 +74,12 @@ export const POOL_SETTINGS = {
 /** Opens the database: PGlite in a folder (or in memory when dir is null), or a PostgreSQL pool. */
 export async function openDatabase(
   config: DatabaseConfig,
-  options: { loadDataDir?: Blob; logQuery?: (sql: string, params: unknown[]) => void } = {},
+  options: {
+    loadDataDir?: Blob;
+    logQuery?: (sql: string, params: unknown[]) => void;
+    /** Overrides POOL_SETTINGS' wait for a connection (a test's burst of a thousand requests at once). */
+    poolWaitMs?: number;
+  } = {},
 ): Promise<Database> {
   // Every statement the application runs, as Drizzle sends it (the benchmark counts them).
   const logger = options.logQuery ? { logQuery: options.logQuery } : undefined;
@@ -87,6 +92,7 @@ export async function openDatabase(
     const pool = new pgDriver.Pool({
       connectionString: config.url,
       ...POOL_SETTINGS,
+      ...(options.poolWaitMs === undefined ? {} : { connectionTimeoutMillis: options.poolWaitMs }),
       options: `-c pg_trgm.word_similarity_threshold=${WORD_SIMILARITY_THRESHOLD}`,
     });
     // An idle connection that drops (the server restarted, an administrator terminated it) is

@@ -21,7 +21,14 @@ async function withAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> 
  * DATABASE_URL is set), or with `empty: true` a fresh one with nothing in it, not even migrations.
  * Closing it also drops the PostgreSQL copy.
  */
-export async function createTestDatabase({ empty = false }: { empty?: boolean } = {}): Promise<Database> {
+export async function createTestDatabase({
+  empty = false,
+  poolWaitMs,
+}: {
+  empty?: boolean;
+  /** How long a PostgreSQL query waits for a pool connection (POOL_SETTINGS by default). */
+  poolWaitMs?: number;
+} = {}): Promise<Database> {
   if (!postgresUrl) {
     if (empty) return openDatabase({ kind: 'pglite', dir: null });
     const dump = await readFile(inject('pgliteSeedDump'));
@@ -32,7 +39,10 @@ export async function createTestDatabase({ empty = false }: { empty?: boolean } 
   await withAdmin((admin) =>
     admin.query(`CREATE DATABASE ${name}${empty || !template ? '' : ` TEMPLATE ${template}`}`),
   );
-  const database = await openDatabase({ kind: 'postgres', url: databaseUrl(name) });
+  const database = await openDatabase(
+    { kind: 'postgres', url: databaseUrl(name) },
+    poolWaitMs === undefined ? {} : { poolWaitMs },
+  );
   let dropped = false;
   return {
     ...database,
