@@ -231,26 +231,38 @@ export function createCatalogService({
       meaningful.map((word) => sql`(${sql.join([word.word, ...word.similar].map(lexemes), sql` || `)})`),
       sql` && `,
     );
+    // The candidates carry only what ranking reads; the page's rows are read whole afterwards.
     const candidates = db
-      .select({ id: products.id })
+      .select({ id: products.id, title: products.title, vector: products.searchVector, sales: products.sales })
       .from(products)
       .where(and(isActive, sql`${products.searchVector} @@ (${query})`))
       .orderBy(desc(products.sales), desc(products.id))
-      .limit(searchCandidates);
-    const relevance = sql`${sql.join(
-      meaningful.map((word) => sql`word_similarity(${word.word}, lower(${products.title}))`),
+      .limit(searchCandidates)
+      .as('candidates');
+    const relevance = sql<number>`${sql.join(
+      meaningful.map((word) => sql`word_similarity(${word.word}, lower(${candidates.title}))`),
       sql` + `,
-    )} + ts_rank(${products.searchVector}, ${query}) + ln(1 + ${products.sales}) * 0.05`;
+    )} + ts_rank(${candidates.vector}, ${query}) + ln(1 + ${candidates.sales}) * 0.05`;
     const { page, limit } = request;
-    const rows = await db
-      .select({ ...productColumns, matches: sql<number>`count(*) over ()`.mapWith(Number) })
-      .from(products)
-      .where(inArray(products.id, candidates))
-      .orderBy(sql`${relevance} desc`, asc(products.title), asc(products.id))
+    const ranked = db
+      .select({
+        id: candidates.id,
+        title: candidates.title,
+        relevance: relevance.as('relevance'),
+        matches: sql<number>`count(*) over ()`.as('matches'),
+      })
+      .from(candidates)
+      .orderBy(sql`relevance desc`, asc(candidates.title), asc(candidates.id))
       .limit(limit)
-      .offset((page - 1) * limit);
+      .offset((page - 1) * limit)
+      .as('ranked');
+    const rows = await db
+      .select({ ...productColumns, matches: sql<number>`${ranked.matches}`.mapWith(Number) })
+      .from(ranked)
+      .innerJoin(products, eq(products.id, ranked.id))
+      .orderBy(desc(ranked.relevance), asc(ranked.title), asc(ranked.id));
     // Past the last page no row carries the count.
-    const total = rows[0]?.matches ?? (await db.$count(candidates.as('candidates')));
+    const total = rows[0]?.matches ?? (await db.$count(candidates));
     return { products: (await hydrate(rows)).map(toSummary), pagination: paginationOf(page, limit, total) };
   }
 
