@@ -8,3 +8,10 @@ export type Pagination = z.infer<typeof Pagination>;
 export function paginationOf(page: number, limit: number, total: number): Pagination {
   return { page, pages: Math.max(1, Math.ceil(total / limit)), total, limit };
 }
+
+/**
+ * A searched or filtered back-office list counts its matches up to this many, and shows more as
+ * "10000+": counting the millions of reviews a common word matches took seconds, for a figure
+ * nobody pages through.
+ */
+export const COUNT_CAP = 10_000;

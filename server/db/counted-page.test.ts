@@ -21,7 +21,7 @@ describe('countedPage', () => {
   });
   afterAll(() => client.close());
 
-  const read = (where: SQL | undefined, offset: number, fewMatches: number) => {
+  const read = (where: SQL | undefined, offset: number, fewMatches: number, countCap?: number) => {
     statements.length = 0;
     return countedPage({
       db: db as unknown as Db,
@@ -29,6 +29,7 @@ describe('countedPage', () => {
       table: items,
       offset,
       fewMatches,
+      ...(countCap === undefined ? {} : { countCap }),
       page: (filter, matchesFirst) =>
         db
           .select()
@@ -66,5 +67,19 @@ describe('countedPage', () => {
     const all = await read(undefined, 95, 1000);
     expect(all.total).toBe(100);
     expect(all.rows).toEqual(await expected(undefined, 95));
+  });
+
+  it('counts the matches of a filter up to the cap: past it, the total is the cap and the sort index is walked', async () => {
+    const where = lt(items.rank, 40);
+    const capped = await read(where, 0, 1000, 30);
+    expect(capped.total).toBe(30);
+    expect(statements[0]).toContain('limit');
+    expect(statements.at(-1)).toContain('order by "items"."rank" asc, "items"."id" asc');
+    expect(capped.rows).toEqual(await expected(where, 0));
+    // Past the cap no page is read, though more rows match.
+    expect(await read(where, 30, 1000, 30)).toEqual({ rows: [], total: 30 });
+    // At or under the cap the count is exact.
+    expect((await read(where, 0, 1000, 40)).total).toBe(40);
+    expect((await read(undefined, 0, 1000, 30)).total).toBe(100);
   });
 });

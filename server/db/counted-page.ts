@@ -1,5 +1,6 @@
-import { type AnyColumn, type asc, count, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { type AnyColumn, type asc, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import { COUNT_CAP } from '#common/contracts/pagination.ts';
 import type { Db } from './client.ts';
 
 /**
@@ -24,11 +25,13 @@ type PageRead<Row> = {
   fewMatches?: number;
   /** Counts the matches another way, when the list knows a cheaper one than counting its table. */
   countMatches?: () => Promise<number>;
+  /** Filtered matches are counted up to this many (COUNT_CAP; tests pass a small one). */
+  countCap?: number;
 };
 
 /**
  * A page of an admin list and the number of all its matches (counted in the list's table alone:
- * its joins only add columns). Unfiltered, both are read side by side. Filtered, the count comes
+ * its joins only add columns; a filter's up to COUNT_CAP). Unfiltered, both are read side by side. Filtered, the count comes
  * first and decides how the page is read: not at all past the end, and sorted from the matches
  * alone when they are few.
  */
@@ -40,19 +43,27 @@ export async function countedPage<Row>({
   page,
   fewMatches = FEW_MATCHES,
   countMatches,
+  countCap = COUNT_CAP,
 }: PageRead<Row>): Promise<{ rows: Row[]; total: number }> {
-  const countOf = async (filter: SQL | undefined) =>
-    (await db.select({ value: count() }).from(table).where(filter))[0]?.value ?? 0;
   if (!where) {
-    const [rows, total] = await Promise.all([
-      page(undefined, false),
-      countMatches ? countMatches() : countOf(undefined),
-    ]);
+    const [rows, total] = await Promise.all([page(undefined, false), countMatches ? countMatches() : db.$count(table)]);
     return { rows, total };
   }
-  const total = countMatches ? await countMatches() : await countOf(where);
+  const counted = countMatches
+    ? await countMatches()
+    : await db.$count(
+        db
+          .select({ one: sql`1` })
+          .from(table)
+          .where(where)
+          .limit(countCap + 1)
+          .as('matches'),
+      );
+  // More than the cap: the total says the cap (shown as "N+"), and the matches are many.
+  const capped = !countMatches && counted > countCap;
+  const total = capped ? countCap : counted;
   if (offset >= total) return { rows: [], total };
-  return { rows: await page(where, total <= fewMatches), total };
+  return { rows: await page(where, !capped && total <= fewMatches), total };
 }
 
 /**
