@@ -23,7 +23,7 @@ const { searchText: _searchText, searchVector: _searchVector, ...productColumns 
 type ProductRow = Omit<typeof products.$inferSelect, 'searchText' | 'searchVector'>;
 
 /** A search ranks at most this many of its matches (its best sellers): ranking all of a common word's would cost a read of each. */
-const SEARCH_CANDIDATES = 1000;
+const SEARCH_CANDIDATES = 500;
 /** Known words tried for each word of a search, the closest first. */
 const SIMILAR_WORDS = 20;
 type PageRequest = { page: number; limit: number };
