@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { expect, test } from 'vitest';
+import { createRandom } from '#seed/random.ts';
 import { createPublicCache, preferredCoding } from './public-cache.ts';
 
 async function appWithCache(ttlMs = 60_000) {
@@ -98,8 +99,8 @@ test('a large answer is sent in the coding the client accepts, each coding with 
 test('compressed quickly at first; a hot entry is compressed again at its best, same content, same tags', async () => {
   // Text like a product list's (words in varied order): brotli's best pays off on such bodies.
   const words = ['calm', 'ceramic', 'fountain', 'bamboo', 'lamp', 'soft', 'light', 'desk', 'stone', 'water'];
-  let seed = 7;
-  const word = () => words[(seed = (seed * 48271) % 2147483647) % words.length];
+  const random = createRandom(7);
+  const word = () => words[random.int(0, words.length - 1)];
   const items = Array.from({ length: 300 }, (_, n) => ({
     slug: `product-${n}`,
     description: Array.from({ length: 12 }, word).join(' '),
