@@ -30,7 +30,11 @@ describe('maintenance mode, pages', () => {
       expect(page.statusCode, path).toBe(200);
       expect(page.body, path).not.toContain('We’ll be back soon');
     }
+    // Browsers ask for /favicon.ico whatever icon the page names: a real icon, not a 404.
     expect((await visitor().get('/favicon.svg')).statusCode).toBe(200);
+    const ico = await visitor().get('/favicon.ico');
+    expect(ico.statusCode).toBe(200);
+    expect(ico.headers['content-type']).toMatch(/icon/);
     // The back office's page sends a visitor to sign in first.
     const backOffice = await visitor().get('/admin');
     expect(backOffice.statusCode).toBe(302);

@@ -27,6 +27,7 @@ const OPEN_PATHS = new Set([
   '/healthz',
   '/readyz',
   '/favicon.svg',
+  '/favicon.ico',
   // The pages (and their client-navigation `.data` twins); /admin sends a visitor to sign in and
   // shows its data to admins only (the admin API is closed to everyone else anyway).
   ...['/login', '/logout', '/request-password-reset', '/reset-password', '/newsletter/unsubscribe', '/admin'].flatMap(

@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 /** Requests answered with data or files, not pages: their headers never change. */
-const NOT_PAGES = /^\/(api|media|assets)\/|^\/(healthz|readyz|robots\.txt|sitemap\.xml|favicon\.svg)$/;
+const NOT_PAGES = /^\/(api|media|assets)\/|^\/(healthz|readyz|robots\.txt|sitemap\.xml|favicon\.(?:svg|ico))$/;
 
 /**
  * The hosts Stripe.js needs, as Stripe documents them for a Content-Security-Policy: its script
