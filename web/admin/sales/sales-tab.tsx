@@ -77,11 +77,15 @@ export default function SalesTab() {
     params: { dateRange: range },
     idOf,
   });
-  // The states (scheduled, active, ended) follow the clock.
+  // The states (scheduled, active, ended) follow the clock, read again whenever the rows change:
+  // a sale made or switched on this second starts now, not up to a minute ago (it showed
+  // 'Scheduled' until the next tick).
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 60_000);
     return () => clearInterval(timer);
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the rows are the trigger, not an input.
+  useEffect(() => setNow(Date.now()), [list.rows]);
 
   const done = (message: string) => {
     show('success', message);
