@@ -5,22 +5,54 @@ import { paginationOf } from '#common/contracts/pagination.ts';
 import { shownSalePrice } from '#common/pricing.ts';
 import { type Db, executeRows } from '#server/db/client.ts';
 import type { RunningSales } from '#server/features/marketing/marketing.service.ts';
-import { productRatings } from '#server/features/reviews/reviews.tables.ts';
 import { notFound } from '#server/http/errors.ts';
-import {
-  activeProductCounts,
-  categories,
-  productCategories,
-  productImages,
-  products,
-  searchWords,
-  skuVariants,
-} from './catalog.tables.ts';
+import { activeProductCounts, categories, productCategories, products, searchWords } from './catalog.tables.ts';
 import { automaticSalesAt, nextSaleChange } from './sale-prices.ts';
 
 /** What the storefront reads of a product: all but the search columns (the database's own). */
 const { searchText: _searchText, searchVector: _searchVector, ...productColumns } = getTableColumns(products);
-type ProductRow = Omit<typeof products.$inferSelect, 'searchText' | 'searchVector'>;
+
+type VariantDetail = {
+  skuId: string;
+  skuAttr: string;
+  name: string;
+  label: string;
+  price: number;
+  salePrice: number | null;
+  stock: number;
+  image: string | null;
+  images: string[];
+  isActive: boolean;
+};
+
+/**
+ * A product row with its images, variants, categories and rating, each gathered by the row's own
+ * subquery as JSON: one statement reads a page of products whole (it was five, and a product
+ * page's answer cost the process more in statements than the database took to run them).
+ */
+const detailedProductColumns = {
+  ...productColumns,
+  imageUrls: sql<string[]>`coalesce((SELECT json_agg(i.url ORDER BY i.position)
+    FROM product_images i WHERE i.product_id = products.id), '[]'::json)`,
+  variants: sql<VariantDetail[]>`coalesce((SELECT json_agg(json_build_object(
+      'skuId', v.sku_id, 'skuAttr', v.sku_attr, 'name', v.name, 'label', v.label, 'price', v.price,
+      'salePrice', v.sale_price, 'stock', v.stock, 'image', v.image, 'images', v.images,
+      'isActive', v.is_active) ORDER BY v.position)
+    FROM sku_variants v WHERE v.product_id = products.id), '[]'::json)`,
+  productCategories: sql<{ id: string; name: string }[]>`coalesce((SELECT json_agg(json_build_object(
+      'id', c.id, 'name', c.name) ORDER BY pc.position)
+    FROM product_categories pc JOIN categories c ON c.id = pc.category_id
+    WHERE pc.product_id = products.id), '[]'::json)`,
+  ratings: sql<{ sum: number; count: number } | null>`(SELECT json_build_object(
+      'sum', r.rating_sum, 'count', r.review_count)
+    FROM product_ratings r WHERE r.product_id = products.id)`,
+};
+type ProductRow = Omit<typeof products.$inferSelect, 'searchText' | 'searchVector'> & {
+  imageUrls: string[];
+  variants: VariantDetail[];
+  productCategories: { id: string; name: string }[];
+  ratings: { sum: number; count: number } | null;
+};
 
 /** A search ranks at most this many of its matches (its best sellers): ranking all of a common word's would cost a read of each. */
 const SEARCH_CANDIDATES = 500;
@@ -70,58 +102,20 @@ export function createCatalogService({
 }) {
   const isActive = eq(products.status, 'active');
 
-  /** Loads images, variants and categories of the given rows, keeping their order, at their sale prices. */
-  async function hydrate(rows: ProductRow[]): Promise<Product[]> {
+  /** The storefront's products of the given rows, keeping their order, at their sale prices. */
+  async function present(rows: ProductRow[]): Promise<Product[]> {
     if (rows.length === 0) return [];
-    const ids = rows.map((row) => row.id);
-    const [images, variants, names, ratings, running] = await Promise.all([
-      db
-        .select({ productId: productImages.productId, url: productImages.url })
-        .from(productImages)
-        .where(inArray(productImages.productId, ids))
-        .orderBy(asc(productImages.position)),
-      db.select().from(skuVariants).where(inArray(skuVariants.productId, ids)).orderBy(asc(skuVariants.position)),
-      db
-        .select({
-          productId: productCategories.productId,
-          categoryId: productCategories.categoryId,
-          name: categories.name,
-        })
-        .from(productCategories)
-        .innerJoin(categories, eq(categories.id, productCategories.categoryId))
-        .where(inArray(productCategories.productId, ids))
-        .orderBy(asc(productCategories.position)),
-      db
-        .select({
-          productId: productRatings.productId,
-          sum: productRatings.ratingSum,
-          count: productRatings.reviewCount,
-        })
-        .from(productRatings)
-        .where(inArray(productRatings.productId, ids)),
-      runningSales.get(),
-    ]);
+    const running = await runningSales.get();
     const automatic = automaticSalesAt(running, new Date());
-    const ratingOf = new Map(
-      ratings.map((r) => [r.productId, { average: averageRating(r.sum, r.count), count: r.count }]),
-    );
-    const byProduct = <T extends { productId: string }>(list: T[]) => {
-      const map = new Map<string, T[]>();
-      for (const item of list) map.set(item.productId, [...(map.get(item.productId) ?? []), item]);
-      return map;
-    };
-    const imagesOf = byProduct(images);
-    const variantsOf = byProduct(variants);
-    const categoriesOf = byProduct(names);
     return rows.map((row) => {
-      const categoryIds = (categoriesOf.get(row.id) ?? []).map((c) => c.categoryId);
+      const categoryIds = row.productCategories.map((category) => category.id);
       // A product's own price is a cart line without a variant; each variant is its own line.
       const salePriceOf = (skuId: string | null, price: number, salePrice: number | null) =>
         automatic.length === 0
           ? salePrice
           : shownSalePrice({ productId: row.id, categoryIds, skuId, price, salePrice }, automatic);
       // With a single active variant, the cart prices that variant (spec 4): so do the cards.
-      const activeVariants = (variantsOf.get(row.id) ?? []).filter((v) => v.isActive);
+      const activeVariants = row.variants.filter((v) => v.isActive);
       const only = activeVariants.length === 1 ? activeVariants[0] : undefined;
       return {
         id: row.id,
@@ -132,13 +126,13 @@ export function createCatalogService({
         salePrice: only
           ? salePriceOf(only.skuId, only.price, only.salePrice)
           : salePriceOf(null, row.price, row.salePrice),
-        images: (imagesOf.get(row.id) ?? []).map((image) => image.url),
+        images: row.imageUrls,
         features: row.features,
         specifications: row.specifications,
         tags: row.tags,
-        categories: (categoriesOf.get(row.id) ?? []).map((c) => c.name),
+        categories: row.productCategories.map((category) => category.name),
         variantLabel: row.variantLabel,
-        skuVariants: (variantsOf.get(row.id) ?? []).map((v) => ({
+        skuVariants: row.variants.map((v) => ({
           skuId: v.skuId,
           skuAttr: v.skuAttr,
           name: v.name,
@@ -155,7 +149,9 @@ export function createCatalogService({
         // The storefront reads active products only; an archived one is gone from it.
         status: row.status === 'archived' ? 'inactive' : row.status,
         aliId: row.aliId,
-        rating: ratingOf.get(row.id) ?? { average: 0, count: 0 },
+        rating: row.ratings
+          ? { average: averageRating(row.ratings.sum, row.ratings.count), count: row.ratings.count }
+          : { average: 0, count: 0 },
         createdAt: row.createdAt.toISOString(),
       };
     });
@@ -180,7 +176,7 @@ export function createCatalogService({
   ): Promise<ProductList> {
     const [rows, matches] = await Promise.all([
       db
-        .select(productColumns)
+        .select(detailedProductColumns)
         .from(products)
         .where(where)
         .orderBy(...orderBy)
@@ -188,7 +184,7 @@ export function createCatalogService({
         .offset((page - 1) * limit),
       total,
     ]);
-    return { products: (await hydrate(rows)).map(toSummary), pagination: paginationOf(page, limit, matches) };
+    return { products: (await present(rows)).map(toSummary), pagination: paginationOf(page, limit, matches) };
   }
 
   /** Active products, newest first; optionally of one category given by slug or name. */
@@ -257,13 +253,13 @@ export function createCatalogService({
       .offset((page - 1) * limit)
       .as('ranked');
     const rows = await db
-      .select({ ...productColumns, matches: sql<number>`${ranked.matches}`.mapWith(Number) })
+      .select({ ...detailedProductColumns, matches: sql<number>`${ranked.matches}`.mapWith(Number) })
       .from(ranked)
       .innerJoin(products, eq(products.id, ranked.id))
       .orderBy(desc(ranked.relevance), asc(ranked.title), asc(ranked.id));
     // Past the last page no row carries the count.
     const total = rows[0]?.matches ?? (await db.$count(candidates));
-    return { products: (await hydrate(rows)).map(toSummary), pagination: paginationOf(page, limit, total) };
+    return { products: (await present(rows)).map(toSummary), pagination: paginationOf(page, limit, total) };
   }
 
   /** Each word with whether it means anything to full-text search (not a stop word) and the known words close to it. */
@@ -288,12 +284,12 @@ export function createCatalogService({
   /** An active product by slug or id; 'Product not found' otherwise. */
   async function getProduct(slugOrId: string): Promise<Product> {
     const [row] = await db
-      .select(productColumns)
+      .select(detailedProductColumns)
       .from(products)
       .where(and(isActive, or(eq(products.slug, slugOrId), eq(products.id, slugOrId))))
       .limit(1);
     if (!row) throw notFound('Product not found');
-    const [product] = await hydrate([row]);
+    const [product] = await present([row]);
     return product as Product;
   }
 
