@@ -24,15 +24,19 @@ async function withAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> 
 export async function createTestDatabase({
   empty = false,
   poolWaitMs,
+  logQuery,
 }: {
   empty?: boolean;
   /** How long a PostgreSQL query waits for a pool connection (POOL_SETTINGS by default). */
   poolWaitMs?: number;
+  /** Told every statement the application runs (with its parameters). */
+  logQuery?: (sql: string, params: unknown[]) => void;
 } = {}): Promise<Database> {
+  const logging = logQuery ? { logQuery } : {};
   if (!postgresUrl) {
-    if (empty) return openDatabase({ kind: 'pglite', dir: null });
+    if (empty) return openDatabase({ kind: 'pglite', dir: null }, logging);
     const dump = await readFile(inject('pgliteSeedDump'));
-    return openDatabase({ kind: 'pglite', dir: null }, { loadDataDir: new Blob([dump]) });
+    return openDatabase({ kind: 'pglite', dir: null }, { loadDataDir: new Blob([dump]), ...logging });
   }
   const name = `sw_test_${randomBytes(6).toString('hex')}`;
   const template = inject('postgresTemplate');
@@ -41,7 +45,7 @@ export async function createTestDatabase({
   );
   const database = await openDatabase(
     { kind: 'postgres', url: databaseUrl(name) },
-    poolWaitMs === undefined ? {} : { poolWaitMs },
+    { ...(poolWaitMs === undefined ? {} : { poolWaitMs }), ...logging },
   );
   let dropped = false;
   return {
