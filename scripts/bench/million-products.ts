@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -434,16 +435,25 @@ async function generate(databaseUrl: string, scale: Scale): Promise<Step[]> {
   return steps;
 }
 
-type Shop = { url: string; process: ReturnType<typeof startNodeScript>; homePageMs: number };
+type Shop = {
+  url: string;
+  process: ReturnType<typeof startNodeScript>;
+  homePageMs: number;
+  /** The start's own steps (ms since the process started, from its "serving" log line), and each try of the home page. */
+  startup: unknown;
+  homeTries: string[];
+};
 
 /** `npm start`'s server (server/main.ts through shop-server.ts) on the database; timed to the home page's first 200. */
-async function startShop(databaseUrl: string, dataDir: string): Promise<Shop> {
+async function startShop(databaseUrl: string, dataDir: string, logLevel: 'info' | 'warn'): Promise<Shop> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...throwawayShopEnv(dataDir, { password: benchOwner.password }),
     DATABASE_URL: databaseUrl,
     SEED_DEMO_DATA: 'false',
+    // At info the serving line carries the start's timings, but every request is a line too.
+    LOG_LEVEL: logLevel,
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: url,
@@ -453,17 +463,28 @@ async function startShop(databaseUrl: string, dataDir: string): Promise<Shop> {
   const started = performance.now();
   // The shop's log (every request refused under load is a line) would bury the figures: it is dropped.
   const child = startNodeScript('scripts/bench/shop-server.ts', { env, stdout: 'pipe' });
-  child.stdout?.resume();
+  // Only the line with the start's timings is kept (see server/main.ts).
+  let startup: unknown = null;
+  if (child.stdout) {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (startup === null && line.includes('"startup"')) startup = (JSON.parse(line) as { startup: unknown }).startup;
+    });
+  }
+  const homeTries: string[] = [];
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (hasExited(child)) throw new Error(`the shop exited with code ${child.exitCode ?? child.signalCode}`);
+    const tried = performance.now();
     try {
       const response = await fetch(`${url}/`, {
-        signal: AbortSignal.timeout(5000),
+        signal: AbortSignal.timeout(30_000),
         headers: { 'x-forwarded-for': nextClientAddress() },
       });
       await response.arrayBuffer();
-      if (response.status === 200) return { url, process: child, homePageMs: Math.round(performance.now() - started) };
+      homeTries.push(`${response.status} after ${Math.round(performance.now() - tried)} ms`);
+      if (response.status === 200) {
+        return { url, process: child, homePageMs: Math.round(performance.now() - started), startup, homeTries };
+      }
     } catch {
       // Not listening yet.
     }
@@ -706,9 +727,17 @@ async function main(options: Options): Promise<void> {
     }
     process.stdout.write(`database size: ${await databaseSize(databaseUrl)}\n`);
     const reads = await readsOn(databaseUrl, scale.products);
-    shop = await startShop(databaseUrl, dataDir);
-    const homeMet = shop.homePageMs <= millionProductsBench.homePageTargetMs;
-    process.stdout.write(`home page: first 200 ${shop.homePageMs} ms after the start ${homeMet ? '✓' : '✗'}\n`);
+    // The first start is timed to the home page, its steps read from its log; the reads are
+    // measured on a second one that logs only what goes wrong.
+    const timed = await startShop(databaseUrl, dataDir, 'info');
+    await stopProcess(timed.process);
+    const homePageMs = timed.homePageMs;
+    const homeMet = homePageMs <= millionProductsBench.homePageTargetMs;
+    process.stdout.write(`home page: first 200 ${homePageMs} ms after the start ${homeMet ? '✓' : '✗'}\n`);
+    process.stdout.write(
+      `  start (ms): ${JSON.stringify(timed.startup)}; home page tries: ${timed.homeTries.join(', ')}\n`,
+    );
+    shop = await startShop(databaseUrl, dataDir, 'warn');
     const { cookie } = await ownerSession(shop.url);
     const results: ReadResult[] = [];
     for (const read of reads) {
