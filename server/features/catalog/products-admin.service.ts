@@ -78,24 +78,33 @@ export function createProductsAdminService({
   async function hydrate(reader: Reader, rows: ProductRow[]): Promise<AdminProduct[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
-    const [images, variants, names] = await Promise.all([
-      reader
-        .select({ productId: productImages.productId, url: productImages.url })
-        .from(productImages)
-        .where(inArray(productImages.productId, ids))
-        .orderBy(asc(productImages.position), asc(productImages.id)),
-      reader
-        .select()
-        .from(skuVariants)
-        .where(inArray(skuVariants.productId, ids))
-        .orderBy(asc(skuVariants.position), asc(skuVariants.id)),
-      reader
-        .select({ productId: productCategories.productId, name: categories.name })
-        .from(productCategories)
-        .innerJoin(categories, eq(categories.id, productCategories.categoryId))
-        .where(inArray(productCategories.productId, ids))
-        .orderBy(asc(productCategories.position)),
-    ]);
+    const reads = [
+      () =>
+        reader
+          .select({ productId: productImages.productId, url: productImages.url })
+          .from(productImages)
+          .where(inArray(productImages.productId, ids))
+          .orderBy(asc(productImages.position), asc(productImages.id)),
+      () =>
+        reader
+          .select()
+          .from(skuVariants)
+          .where(inArray(skuVariants.productId, ids))
+          .orderBy(asc(skuVariants.position), asc(skuVariants.id)),
+      () =>
+        reader
+          .select({ productId: productCategories.productId, name: categories.name })
+          .from(productCategories)
+          .innerJoin(categories, eq(categories.id, productCategories.categoryId))
+          .where(inArray(productCategories.productId, ids))
+          .orderBy(asc(productCategories.position)),
+    ] as const;
+    // A transaction is one connection, which runs one statement at a time (node-postgres queues
+    // the others, and version 9 will refuse them): there the reads go one after another.
+    const [images, variants, names] =
+      reader === db
+        ? await Promise.all([reads[0](), reads[1](), reads[2]()])
+        : [await reads[0](), await reads[1](), await reads[2]()];
     const group = <T extends { productId: string }>(list: T[]) => {
       const map = new Map<string, T[]>();
       for (const item of list) {
