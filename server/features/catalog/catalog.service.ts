@@ -174,14 +174,22 @@ export function createCatalogService({
     orderBy: SQL[],
     total: Promise<number> = countOf(where),
   ): Promise<ProductList> {
+    // The page's ids first, then their details: a row's subqueries would otherwise also run for
+    // each row the offset skips (720 times for page 30 of 24: 400 ms at a million products).
+    const pageIds = db
+      .select({ id: products.id })
+      .from(products)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .as('page_ids');
     const [rows, matches] = await Promise.all([
       db
         .select(detailedProductColumns)
         .from(products)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset((page - 1) * limit),
+        .innerJoin(pageIds, eq(pageIds.id, products.id))
+        .orderBy(...orderBy),
       total,
     ]);
     return { products: (await present(rows)).map(toSummary), pagination: paginationOf(page, limit, matches) };
