@@ -6,13 +6,19 @@ import { currentRequestId, outsideRequest, runInRequest } from '#server/http/req
 export type JobDefinition = {
   name: string;
   schedule?: string;
-  /** A scheduled job also runs once as the queue starts: what it finishes should not wait for the next tick after a restart. */
+  /**
+   * A scheduled job also runs once as the queue starts (with `{ atStart: true }`, so it can skip
+   * work it finds done): what it finishes should not wait for the next tick after a restart.
+   */
   alsoAtStart?: boolean;
   /** How a failed run is retried (pg-boss's queue options; by default twice at once). */
   retry?: { retryLimit: number; retryDelay: number; retryBackoff: boolean };
   // biome-ignore lint/suspicious/noExplicitAny: each job knows the shape of the data it is sent.
   run(data: any): Promise<unknown>;
 };
+
+/** What a scheduled job's run is given: nothing on its schedule's ticks, `atStart` on the run at the queue's start. */
+export type JobRunData = { atStart?: true };
 
 export type JobQueue = { boss: PgBoss; stop(): Promise<void> };
 
@@ -150,7 +156,7 @@ async function openJobQueue(
       }
     });
     if (job.schedule) await boss.schedule(job.name, job.schedule);
-    if (job.alsoAtStart) await boss.send(job.name, {});
+    if (job.alsoAtStart) await boss.send(job.name, { atStart: true } satisfies JobRunData);
   }
   return { boss, stop: () => boss.stop({ graceful: true, timeout: 5000 }) };
 }

@@ -4,8 +4,8 @@ import { products } from '#server/features/catalog/catalog.tables.ts';
 import { paidStatuses } from '#server/features/orders/order-status.ts';
 import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
 import { buildTestApp } from '#server/testing/test-app.ts';
-import { refreshBestSellers, salePriceOf } from './marketing.service.ts';
-import { sales } from './marketing.tables.ts';
+import { refreshBestSellers, refreshStaleBestSellers, salePriceOf } from './marketing.service.ts';
+import { bestSellers, sales } from './marketing.tables.ts';
 
 const { app, database } = await buildTestApp();
 const { db } = database;
@@ -67,6 +67,21 @@ describe('best sellers, counted again by their job', () => {
     const earlier = before.find((entry) => entry.productId === line.productId)?.score ?? 0;
     expect(after[0]).toEqual({ productId: line.productId, score: earlier + 10000 });
     expect(after).toHaveLength(before.length);
+  });
+
+  test('a start counts again only when the kept count is older than the schedule (5 minutes)', async () => {
+    const now = new Date();
+    await refreshBestSellers(db, now);
+    // Counted just now: a start leaves it.
+    expect(await refreshStaleBestSellers(db, new Date(now.getTime() + 4 * 60 * 1000))).toBeNull();
+    // The transaction's own clock stamped the rows; six minutes on, they are stale.
+    const [stamped] = await db.select({ countedAt: bestSellers.countedAt }).from(bestSellers).limit(1);
+    if (!stamped) throw new Error('the seed has best sellers');
+    const later = new Date(stamped.countedAt.getTime() + 6 * 60 * 1000);
+    expect(await refreshStaleBestSellers(db, later)).toBeGreaterThan(0);
+    // An empty list (no paid orders yet, or never counted) is counted.
+    await db.delete(bestSellers);
+    expect(await refreshStaleBestSellers(db, new Date())).toBeGreaterThan(0);
   });
 
   test('a product taken off the shop leaves the list at once, without waiting for the count', async () => {

@@ -56,6 +56,8 @@ export const bestSellers = pgTable(
       .primaryKey()
       .references(() => products.id, { onDelete: 'cascade' }),
     score: integer().notNull(),
+    /** When the list was counted (the counting transaction's start): a start skips a fresh count. */
+    countedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('best_sellers_score_idx').on(t.score.desc(), t.productId)],
 );

@@ -1,0 +1,1 @@
+ALTER TABLE "best_sellers" ADD COLUMN "counted_at" timestamp with time zone DEFAULT now() NOT NULL;
