@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { averageRating, summarize } from '#common/catalog-rules.ts';
-import type { Category, Product, ProductList, ProductSummary } from '#common/contracts/catalog.ts';
+import type { Category, Product, ProductList, ProductSummary, SkuVariant } from '#common/contracts/catalog.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { shownSalePrice } from '#common/pricing.ts';
 import { type Db, executeRows } from '#server/db/client.ts';
@@ -12,19 +12,6 @@ import { automaticSalesAt, nextSaleChange } from './sale-prices.ts';
 /** What the storefront reads of a product: all but the search columns (the database's own). */
 const { searchText: _searchText, searchVector: _searchVector, ...productColumns } = getTableColumns(products);
 
-type VariantDetail = {
-  skuId: string;
-  skuAttr: string;
-  name: string;
-  label: string;
-  price: number;
-  salePrice: number | null;
-  stock: number;
-  image: string | null;
-  images: string[];
-  isActive: boolean;
-};
-
 /**
  * A product row with its images, variants, categories and rating, each gathered by the row's own
  * subquery as JSON: one statement reads a page of products whole (it was five, and a product
@@ -34,7 +21,7 @@ const detailedProductColumns = {
   ...productColumns,
   imageUrls: sql<string[]>`coalesce((SELECT json_agg(i.url ORDER BY i.position)
     FROM product_images i WHERE i.product_id = products.id), '[]'::json)`,
-  variants: sql<VariantDetail[]>`coalesce((SELECT json_agg(json_build_object(
+  variants: sql<SkuVariant[]>`coalesce((SELECT json_agg(json_build_object(
       'skuId', v.sku_id, 'skuAttr', v.sku_attr, 'name', v.name, 'label', v.label, 'price', v.price,
       'salePrice', v.sale_price, 'stock', v.stock, 'image', v.image, 'images', v.images,
       'isActive', v.is_active) ORDER BY v.position)
@@ -49,7 +36,7 @@ const detailedProductColumns = {
 };
 type ProductRow = Omit<typeof products.$inferSelect, 'searchText' | 'searchVector'> & {
   imageUrls: string[];
-  variants: VariantDetail[];
+  variants: SkuVariant[];
   productCategories: { id: string; name: string }[];
   ratings: { sum: number; count: number } | null;
 };
