@@ -1,45 +1,24 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { averageRating, summarize } from '#common/catalog-rules.ts';
-import type { Category, Product, ProductList, ProductSummary, SkuVariant } from '#common/contracts/catalog.ts';
+import type { Category, Product, ProductList, ProductSummary } from '#common/contracts/catalog.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { shownSalePrice } from '#common/pricing.ts';
 import { type Db, executeRows } from '#server/db/client.ts';
 import type { RunningSales } from '#server/features/marketing/marketing.service.ts';
 import { notFound } from '#server/http/errors.ts';
 import { activeProductCounts, categories, productCategories, products, searchWords } from './catalog.tables.ts';
+import { type ProductWithDetails, productColumns, productDetailColumns } from './product-details.ts';
 import { automaticSalesAt, nextSaleChange } from './sale-prices.ts';
 
-/** What the storefront reads of a product: all but the search columns (the database's own). */
-const { searchText: _searchText, searchVector: _searchVector, ...productColumns } = getTableColumns(products);
-
-/**
- * A product row with its images, variants, categories and rating, each gathered by the row's own
- * subquery as JSON: one statement reads a page of products whole (it was five, and a product
- * page's answer cost the process more in statements than the database took to run them).
- */
+/** A product row with its details and its rating, as the storefront reads it. */
 const detailedProductColumns = {
   ...productColumns,
-  imageUrls: sql<string[]>`coalesce((SELECT json_agg(i.url ORDER BY i.position)
-    FROM product_images i WHERE i.product_id = products.id), '[]'::json)`,
-  variants: sql<SkuVariant[]>`coalesce((SELECT json_agg(json_build_object(
-      'skuId', v.sku_id, 'skuAttr', v.sku_attr, 'name', v.name, 'label', v.label, 'price', v.price,
-      'salePrice', v.sale_price, 'stock', v.stock, 'image', v.image, 'images', v.images,
-      'isActive', v.is_active) ORDER BY v.position)
-    FROM sku_variants v WHERE v.product_id = products.id), '[]'::json)`,
-  productCategories: sql<{ id: string; name: string }[]>`coalesce((SELECT json_agg(json_build_object(
-      'id', c.id, 'name', c.name) ORDER BY pc.position)
-    FROM product_categories pc JOIN categories c ON c.id = pc.category_id
-    WHERE pc.product_id = products.id), '[]'::json)`,
+  ...productDetailColumns,
   ratings: sql<{ sum: number; count: number } | null>`(SELECT json_build_object(
       'sum', r.rating_sum, 'count', r.review_count)
     FROM product_ratings r WHERE r.product_id = products.id)`,
 };
-type ProductRow = Omit<typeof products.$inferSelect, 'searchText' | 'searchVector'> & {
-  imageUrls: string[];
-  variants: SkuVariant[];
-  productCategories: { id: string; name: string }[];
-  ratings: { sum: number; count: number } | null;
-};
+type ProductRow = ProductWithDetails & { ratings: { sum: number; count: number } | null };
 
 /** A search ranks at most this many of its matches (its best sellers): ranking all of a common word's would cost a read of each. */
 const SEARCH_CANDIDATES = 500;

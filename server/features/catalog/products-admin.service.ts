@@ -23,12 +23,13 @@ import { orderItems } from '#server/features/orders/orders.tables.ts';
 import { conflict, notFound, uniqueViolation } from '#server/http/errors.ts';
 import { composeSearchText } from './catalog.service.ts';
 import { categories, productCategories, productImages, products, skuVariants } from './catalog.tables.ts';
+import { type ProductWithDetails, productColumns, productDetailColumns } from './product-details.ts';
 
 /** How long the count of every product is kept when no product event comes (writes made outside the app). */
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Reader = Db | Tx;
-type ProductRow = typeof products.$inferSelect;
+const detailedColumns = { ...productColumns, ...productDetailColumns };
 type ListQuery = {
   page: number;
   limit: number;
@@ -74,61 +75,20 @@ export function createProductsAdminService({
   storage: ObjectStorage;
   log?: (message: string, error?: unknown) => void;
 }) {
-  /** Loads images, variants and categories of the given rows, keeping their order. */
-  async function hydrate(reader: Reader, rows: ProductRow[]): Promise<AdminProduct[]> {
-    if (rows.length === 0) return [];
-    const ids = rows.map((row) => row.id);
-    const reads = [
-      () =>
-        reader
-          .select({ productId: productImages.productId, url: productImages.url })
-          .from(productImages)
-          .where(inArray(productImages.productId, ids))
-          .orderBy(asc(productImages.position), asc(productImages.id)),
-      () =>
-        reader
-          .select()
-          .from(skuVariants)
-          .where(inArray(skuVariants.productId, ids))
-          .orderBy(asc(skuVariants.position), asc(skuVariants.id)),
-      () =>
-        reader
-          .select({ productId: productCategories.productId, name: categories.name })
-          .from(productCategories)
-          .innerJoin(categories, eq(categories.id, productCategories.categoryId))
-          .where(inArray(productCategories.productId, ids))
-          .orderBy(asc(productCategories.position)),
-    ] as const;
-    // A transaction is one connection, which runs one statement at a time (node-postgres queues
-    // the others, and version 9 will refuse them): there the reads go one after another.
-    const [images, variants, names] =
-      reader === db
-        ? await Promise.all([reads[0](), reads[1](), reads[2]()])
-        : [await reads[0](), await reads[1](), await reads[2]()];
-    const group = <T extends { productId: string }>(list: T[]) => {
-      const map = new Map<string, T[]>();
-      for (const item of list) {
-        const items = map.get(item.productId);
-        if (items) items.push(item);
-        else map.set(item.productId, [item]);
-      }
-      return map;
-    };
-    const imagesOf = group(images);
-    const variantsOf = group(variants);
-    const categoriesOf = group(names);
+  /** The back office's products of the given rows (read with their details), keeping their order. */
+  function present(rows: ProductWithDetails[]): AdminProduct[] {
     return rows.map((row) => {
-      const ownVariants = variantsOf.get(row.id) ?? [];
+      const ownVariants = row.variants;
       return {
         id: row.id,
         title: row.title,
         slug: row.slug,
         description: row.description,
         sku: ownVariants[0]?.skuId ?? '',
-        images: (imagesOf.get(row.id) ?? []).map((image) => image.url),
+        images: row.imageUrls,
         price: row.price,
         salePrice: row.salePrice,
-        categories: (categoriesOf.get(row.id) ?? []).map((c) => c.name),
+        categories: row.productCategories.map((category) => category.name),
         tags: row.tags,
         features: row.features,
         status: row.status,
@@ -218,23 +178,31 @@ export function createProductsAdminService({
       table: products,
       offset,
       countMatches,
-      page: (filter, matchesFirst) =>
-        db
-          .select()
+      page: (filter, matchesFirst) => {
+        const keys = [sortColumns[query.sortBy], products.id];
+        // The page's ids first: the details' subqueries then run for its rows alone, not for
+        // every row the offset skips.
+        const pageIds = db
+          .select({ id: products.id })
           .from(products)
           .where(filter)
-          .orderBy(...sortKeys([sortColumns[query.sortBy], products.id], direction, matchesFirst))
+          .orderBy(...sortKeys(keys, direction, matchesFirst))
           .limit(query.limit)
-          .offset(offset),
+          .offset(offset)
+          .as('page_ids');
+        return db
+          .select(detailedColumns)
+          .from(products)
+          .innerJoin(pageIds, eq(pageIds.id, products.id))
+          .orderBy(...sortKeys(keys, direction));
+      },
     });
-    return { products: await hydrate(db, rows), pagination: paginationOf(query.page, query.limit, total) };
+    return { products: present(rows), pagination: paginationOf(query.page, query.limit, total) };
   }
 
   async function read(reader: Reader, id: string): Promise<AdminProduct | null> {
-    const [row] = await reader.select().from(products).where(eq(products.id, id)).limit(1);
-    if (!row) return null;
-    const [product] = await hydrate(reader, [row]);
-    return product ?? null;
+    const [row] = await reader.select(detailedColumns).from(products).where(eq(products.id, id)).limit(1);
+    return row ? (present([row])[0] ?? null) : null;
   }
 
   async function get(id: string): Promise<AdminProduct> {
