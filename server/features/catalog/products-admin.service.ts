@@ -25,8 +25,6 @@ import { composeSearchText } from './catalog.service.ts';
 import { categories, productCategories, productImages, products, skuVariants } from './catalog.tables.ts';
 import { type ProductWithDetails, productColumns, productDetailColumns } from './product-details.ts';
 
-/** How long the count of every product is kept when no product event comes (writes made outside the app). */
-
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Reader = Db | Tx;
 const detailedColumns = { ...productColumns, ...productDetailColumns };

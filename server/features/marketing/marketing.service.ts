@@ -55,6 +55,7 @@ export type RunningSales = ReturnType<typeof createRunningSales>;
 const BEST_SELLERS_KEPT = 100;
 /** How often the best sellers are counted again: the browser caches the list this long too. */
 const BEST_SELLERS_SCHEDULE = '*/5 * * * *';
+/** The schedule's interval: a count younger than this is fresh. */
 const BEST_SELLERS_INTERVAL_MS = 5 * 60 * 1000;
 
 /**
