@@ -1,5 +1,5 @@
 import { type AnyColumn, type asc, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { COUNT_CAP } from '#common/contracts/pagination.ts';
 import type { Db } from './client.ts';
 
@@ -73,4 +73,26 @@ export async function countedPage<Row>({
  */
 export function sortKeys(keys: (AnyColumn | SQLWrapper)[], direction: typeof asc, matchesFirst = false): SQL[] {
   return keys.map((key, index) => direction(index === 0 && matchesFirst ? sql`COALESCE(${key}, ${key})` : key));
+}
+
+/**
+ * The ids of one page of a table's rows (filtered, ordered, at an offset), as a subquery for the
+ * page's details to join: whatever a row's details cost (joins, JSON subqueries) is then paid for
+ * the page's rows alone, not also for every row the offset skips, which reads those rows too
+ * (page 500 of the admin reviews joined 4,990 skipped reviews' products and authors: 72 ms at
+ * 10,000,000 reviews). The details' select orders by the same keys again.
+ */
+export function pageIdsOf<Id extends PgColumn>(
+  db: Db,
+  id: Id,
+  { where, orderBy, limit, offset }: { where: SQL | undefined; orderBy: SQL[]; limit: number; offset: number },
+) {
+  return db
+    .select({ id })
+    .from(id.table)
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(limit)
+    .offset(offset)
+    .as('page_ids');
 }

@@ -4,6 +4,7 @@ import type { Category, Product, ProductList, ProductSummary } from '#common/con
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { shownSalePrice } from '#common/pricing.ts';
 import { type Db, executeRows } from '#server/db/client.ts';
+import { pageIdsOf } from '#server/db/counted-page.ts';
 import type { RunningSales } from '#server/features/marketing/marketing.service.ts';
 import { notFound } from '#server/http/errors.ts';
 import { activeProductCounts, categories, productCategories, products, searchWords } from './catalog.tables.ts';
@@ -142,14 +143,7 @@ export function createCatalogService({
   ): Promise<ProductList> {
     // The page's ids first, then their details: a row's subqueries would otherwise also run for
     // each row the offset skips (720 times for page 30 of 24: 400 ms at a million products).
-    const pageIds = db
-      .select({ id: products.id })
-      .from(products)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .as('page_ids');
+    const pageIds = pageIdsOf(db, products.id, { where, orderBy, limit, offset: (page - 1) * limit });
     const [rows, matches] = await Promise.all([
       db
         .select(detailedProductColumns)

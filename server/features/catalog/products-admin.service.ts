@@ -12,7 +12,7 @@ import {
 } from '#common/product-rules.ts';
 import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, sortKeys } from '#server/db/counted-page.ts';
+import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
@@ -180,14 +180,12 @@ export function createProductsAdminService({
         const keys = [sortColumns[query.sortBy], products.id];
         // The page's ids first: the details' subqueries then run for its rows alone, not for
         // every row the offset skips.
-        const pageIds = db
-          .select({ id: products.id })
-          .from(products)
-          .where(filter)
-          .orderBy(...sortKeys(keys, direction, matchesFirst))
-          .limit(query.limit)
-          .offset(offset)
-          .as('page_ids');
+        const pageIds = pageIdsOf(db, products.id, {
+          where: filter,
+          orderBy: sortKeys(keys, direction, matchesFirst),
+          limit: query.limit,
+          offset,
+        });
         return db
           .select(detailedColumns)
           .from(products)

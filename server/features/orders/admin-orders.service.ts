@@ -1,13 +1,11 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orders.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, sortKeys } from '#server/db/counted-page.ts';
+import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
-import { payments } from '#server/features/checkout/checkout.tables.ts';
-import { fulfilments } from '#server/features/fulfilment/fulfilment.tables.ts';
 import { paidStatuses } from './order-status.ts';
 import { orderItems, orderSearchText, orders } from './orders.tables.ts';
 
@@ -53,16 +51,33 @@ const orderColumns = {
   username: users.username,
 };
 
+/**
+ * An order row's lines, card and supplier order, each gathered by the row's own subquery as
+ * JSON: one statement reads a page of orders whole (it was four). The supplier order's time comes
+ * as epoch milliseconds, as a Date has it.
+ */
+const orderDetailColumns = {
+  lines: sql<OrderLine[]>`coalesce((SELECT json_agg(json_build_object(
+      'productName', oi.product_name, 'quantity', oi.quantity, 'unitPrice', oi.unit_price) ORDER BY oi.id)
+    FROM order_items oi WHERE oi.order_id = orders.id), '[]'::json)`,
+  card: sql<{ brand: string | null; last4: string | null } | null>`(SELECT json_build_object(
+      'brand', p.card_brand, 'last4', p.card_last4)
+    FROM payments p WHERE p.order_id = orders.id)`,
+  fulfilment: sql<
+    (Omit<NonNullable<AdminOrder['fulfilment']>, 'updatedAt'> & { updatedAtMs: number }) | null
+  >`(SELECT json_build_object('state', f.state, 'attempts', f.attempts, 'supplierStatus', f.supplier_status,
+      'lastError', f.last_error, 'updatedAtMs', floor(extract(epoch from f.updated_at) * 1000))
+    FROM fulfilments f WHERE f.order_id = orders.id)`,
+};
+
 export type AdminOrderRow = Awaited<ReturnType<typeof selectOrders>>[number];
 
-function selectOrders(db: Db, where: SQL | undefined, filters: AdminOrderFilters, matchesFirst = false) {
-  const direction = filters.sortOrder === 'asc' ? asc : desc;
+/** Orders with their details, for the page's ids to be joined to (`innerJoin(pageIds, …)`). */
+function selectOrders(db: Db) {
   return db
-    .select(orderColumns)
+    .select({ ...orderColumns, ...orderDetailColumns })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
-    .where(where)
-    .orderBy(...sortKeys(sortColumns(filters.sortBy), direction, matchesFirst))
     .$dynamic();
 }
 
@@ -78,7 +93,7 @@ function after(filters: AdminOrderFilters, cursor: string[]): SQL {
   return filters.sortOrder === 'asc' ? sql`(${keys}) > (${values})` : sql`(${keys}) < (${values})`;
 }
 
-export type OrderLine = { orderId: string; productName: string; quantity: number; unitPrice: number };
+type OrderLine = { productName: string; quantity: number; unitPrice: number };
 
 /** An order as the export writes it: one row per line, the order's fields on each. */
 export type ExportOrder = Pick<
@@ -102,7 +117,7 @@ export type ExportOrder = Pick<
   | 'fee'
   | 'discountCodes'
 >;
-export type ExportLine = Pick<OrderLine, 'productName' | 'quantity' | 'unitPrice'>;
+export type ExportLine = OrderLine;
 export type ExportBatch = { order: ExportOrder; lines: ExportLine[]; cursor: string[] }[];
 
 type ExportRowJson = [
@@ -197,25 +212,10 @@ function exportOrderOf(row: ExportRowJson): ExportBatch[number] {
 
 /** The orders tab of the back office (spec 2, 3 and 7): orders searched, filtered, sorted and exported. */
 export function createAdminOrdersService({ db }: { db: Db }) {
-  async function linesOf(ids: string[]): Promise<Map<string, OrderLine[]>> {
-    const byOrder = new Map<string, OrderLine[]>(ids.map((id) => [id, []]));
-    if (ids.length === 0) return byOrder;
-    const lines = await db
-      .select({
-        orderId: orderItems.orderId,
-        productName: orderItems.productName,
-        quantity: orderItems.quantity,
-        unitPrice: orderItems.unitPrice,
-      })
-      .from(orderItems)
-      .where(inArray(orderItems.orderId, ids))
-      .orderBy(orderItems.orderId, orderItems.id);
-    for (const line of lines) byOrder.get(line.orderId)?.push(line);
-    return byOrder;
-  }
-
   async function list(query: AdminOrderFilters & { page: number; limit: number }) {
     const offset = (query.page - 1) * query.limit;
+    const direction = query.sortOrder === 'asc' ? asc : desc;
+    const keys = sortColumns(query.sortBy);
     const { rows, total } = await countedPage({
       db,
       where: whereOf(query),
@@ -225,36 +225,21 @@ export function createAdminOrdersService({ db }: { db: Db }) {
       ...(query.search
         ? {}
         : { countMatches: () => countRows(db, [query.statusFilter ? `orders:${query.statusFilter}` : 'orders']) }),
-      page: (filter, matchesFirst) => selectOrders(db, filter, query, matchesFirst).limit(query.limit).offset(offset),
+      page: (filter, matchesFirst) => {
+        // The page's ids first: its details are then read for its rows alone.
+        const pageIds = pageIdsOf(db, orders.id, {
+          where: filter,
+          orderBy: sortKeys(keys, direction, matchesFirst),
+          limit: query.limit,
+          offset,
+        });
+        return selectOrders(db)
+          .innerJoin(pageIds, eq(pageIds.id, orders.id))
+          .orderBy(...sortKeys(keys, direction));
+      },
     });
-    const ids = rows.map((row) => row.id);
-    const [lines, cards, supply] = await Promise.all([
-      linesOf(ids),
-      ids.length === 0
-        ? []
-        : db
-            .select({ orderId: payments.orderId, brand: payments.cardBrand, last4: payments.cardLast4 })
-            .from(payments)
-            .where(inArray(payments.orderId, ids)),
-      ids.length === 0 ? [] : db.select().from(fulfilments).where(inArray(fulfilments.orderId, ids)),
-    ]);
-    const cardOf = new Map(cards.map(({ orderId, ...card }) => [orderId, card]));
-    const fulfilmentOf = new Map(
-      supply.map((row) => [
-        row.orderId,
-        {
-          state: row.state,
-          attempts: row.attempts,
-          supplierStatus: row.supplierStatus,
-          lastError: row.lastError,
-          updatedAt: row.updatedAt.toISOString(),
-        },
-      ]),
-    );
     return {
-      orders: rows.map((row) =>
-        toAdminOrder(row, lines.get(row.id) ?? [], cardOf.get(row.id) ?? null, fulfilmentOf.get(row.id) ?? null),
-      ),
+      orders: rows.map(toAdminOrder),
       pagination: paginationOf(query.page, query.limit, total),
     };
   }
@@ -299,18 +284,13 @@ function timelineOf(row: AdminOrderRow): AdminOrder['timeline'] {
   return timeline;
 }
 
-function toAdminOrder(
-  row: AdminOrderRow,
-  lines: OrderLine[],
-  card: { brand: string | null; last4: string | null } | null,
-  fulfilment: AdminOrder['fulfilment'],
-): AdminOrder {
+function toAdminOrder(row: AdminOrderRow): AdminOrder {
   const address = row.shippingAddress;
   return {
     id: row.id,
     orderNumber: row.orderNumber,
     customerInfo: { name: row.customerName, email: row.email },
-    items: lines.map((line) => ({ productName: line.productName, quantity: line.quantity, price: line.unitPrice })),
+    items: row.lines.map((line) => ({ productName: line.productName, quantity: line.quantity, price: line.unitPrice })),
     subtotal: row.subtotal,
     discount: row.discount,
     discountCodes: row.discountCodes,
@@ -333,8 +313,8 @@ function toAdminOrder(
     aliOrderId: row.aliOrderId,
     aliTrackingNumber: row.aliTrackingNumber,
     user: row.username === null ? null : { username: row.username },
-    payment: card,
-    fulfilment,
+    payment: row.card,
+    fulfilment: row.fulfilment && { ...row.fulfilment, updatedAt: new Date(row.fulfilment.updatedAtMs).toISOString() },
     timeline: timelineOf(row),
   };
 }

@@ -4,7 +4,7 @@ import type { AdminReview, bulkReviewStatuses, listAdminReviews } from '#common/
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { isDenied, mayApprove, mayFlag } from '#common/review-rules.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, sortKeys } from '#server/db/counted-page.ts';
+import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
@@ -122,16 +122,22 @@ export function createReviewModerationService({
       ...(pattern || ratingFilter !== undefined
         ? {}
         : { countMatches: () => countRows(db, statusFilterScopes[statusFilter ?? 'all']) }),
-      page: (filter, matchesFirst) =>
-        db
+      page: (filter, matchesFirst) => {
+        // The page's ids first: its product and author are then joined for its rows alone.
+        const pageIds = pageIdsOf(db, reviews.id, {
+          where: filter,
+          orderBy: sortKeys(order, direction, matchesFirst),
+          limit,
+          offset,
+        });
+        return db
           .select(columns)
           .from(reviews)
+          .innerJoin(pageIds, eq(pageIds.id, reviews.id))
           .innerJoin(products, eq(products.id, reviews.productId))
           .leftJoin(users, eq(users.id, reviews.userId))
-          .where(filter)
-          .orderBy(...sortKeys(order, direction, matchesFirst))
-          .limit(limit)
-          .offset(offset),
+          .orderBy(...sortKeys(order, direction));
+      },
     });
     return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total) };
   }

@@ -1,0 +1,89 @@
+import { expect, test } from 'vitest';
+import { createSessionStore } from '#server/features/accounts/sessions.ts';
+import { payments } from '#server/features/checkout/checkout.tables.ts';
+import { fulfilments } from '#server/features/fulfilment/fulfilment.tables.ts';
+import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
+import { signedInAs } from '#server/testing/signed-in.ts';
+import { buildTestApp } from '#server/testing/test-app.ts';
+import { createTestDatabase } from '#server/testing/test-database.ts';
+
+// An admin list's page is one statement: the page's ids read first (pageIdsOf), then their
+// details joined to them, so nothing is read for the rows an offset skips, and nothing after.
+const statements: string[] = [];
+const database = await createTestDatabase({ logQuery: (sql) => statements.push(sql) });
+const { app } = await buildTestApp({ database });
+const { db } = database;
+// The orders tab takes the download permission (common/permissions.ts).
+const { id: adminId } = await signedInAs(app, db, 'admin', { downloadXlsx: true });
+const cookie = `sw_session=${await createSessionStore({ db }).create(adminId)}`;
+
+for (let n = 1; n <= 3; n += 1) {
+  const [order] = await db
+    .insert(orders)
+    .values({
+      orderNumber: `SW-20000${n}`,
+      customerName: 'Ada Lovelace',
+      email: 'ada@example.com',
+      status: 'processing',
+      subtotal: 4000,
+      total: 4000,
+    })
+    .returning({ id: orders.id });
+  const orderId = order?.id as string;
+  await db.insert(orderItems).values([
+    { orderId, productName: 'Calm lamp', quantity: 1, unitPrice: 3000 },
+    { orderId, productName: 'Tea set', quantity: 1, unitPrice: 1000 },
+  ]);
+  await db.insert(payments).values({
+    provider: 'local',
+    providerPaymentId: `pi_statements_${n}`,
+    status: 'succeeded',
+    amount: 4000,
+    breakdown: { subtotal: 4000, discount: 0, shipping: 0, tax: 0, processingFee: 0, total: 4000, currency: 'USD' },
+    cart: { items: [], discountCodes: [], email: 'ada@example.com', newsletter: false, shipping: null, billing: null },
+    orderId,
+    cardBrand: 'visa',
+    cardLast4: '4242',
+  });
+  await db
+    .insert(fulfilments)
+    .values({ orderId, state: 'placed', attempts: 1, supplierStatus: 'WAIT_SELLER_SEND_GOODS' });
+}
+
+async function statementsOf(url: string) {
+  const before = statements.length;
+  const response = await app.inject({ method: 'GET', url, headers: { cookie } });
+  expect(response.statusCode, url).toBe(200);
+  return { body: response.json(), sql: statements.slice(before).filter((sql) => !/pgboss/i.test(sql)) };
+}
+
+test('a page of admin orders, at an offset, is read whole in one statement: its lines, card and supplier order too', async () => {
+  const { body, sql } = await statementsOf(
+    '/api/admin/orders?search=SW-20000&page=2&limit=2&sortBy=createdAt&sortOrder=asc',
+  );
+  const reads = sql.filter((text) => /order_items|payments|fulfilments/.test(text));
+  expect(reads).toHaveLength(1);
+  expect(reads[0]).toMatch(/page_ids/);
+  const [order] = body.orders;
+  expect(order).toMatchObject({
+    orderNumber: 'SW-200003',
+    // In the lines' id order, which is not the order they were written in.
+    items: expect.arrayContaining([
+      { productName: 'Calm lamp', quantity: 1, price: 3000 },
+      { productName: 'Tea set', quantity: 1, price: 1000 },
+    ]),
+    payment: { brand: 'visa', last4: '4242' },
+    fulfilment: { state: 'placed', attempts: 1, supplierStatus: 'WAIT_SELLER_SEND_GOODS', lastError: null },
+  });
+  expect(order.items).toHaveLength(2);
+  expect(Date.parse(order.fulfilment.updatedAt)).toBeGreaterThan(Date.now() - 60_000);
+});
+
+test("a page of admin reviews, at an offset, reads its ids first and joins its rows' products and authors alone", async () => {
+  const { body, sql } = await statementsOf('/api/admin/reviews?page=2&limit=3');
+  const reads = sql.filter((text) => /"reviews"/.test(text) && /"products"/.test(text));
+  expect(reads).toHaveLength(1);
+  expect(reads[0]).toMatch(/page_ids/);
+  expect(body.reviews).toHaveLength(3);
+  expect(body.reviews[0].productTitle).toEqual(expect.any(String));
+});
