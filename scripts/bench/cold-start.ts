@@ -5,14 +5,13 @@
  * started `runs` times; the median is judged.
  *
  * Measured from launching `node scripts/bench/shop-server.ts` (server/main.ts, under a name
- * the benchmark owns) with the environment of `npm start` (NODE_ENV=production and the V8
- * compile cache); npm's own ~0.25 s before Node starts is not included.
+ * the benchmark owns) with the environment and Node flags of `npm start` (processes.ts
+ * startShopProcess); npm's own ~0.25 s before Node starts is not included.
  */
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { throwawayShopEnv } from '../../server/testing/throwaway-shop.ts';
-import { freePort, hasExited, root, startNodeScript, stopProcess } from './processes.ts';
+import { freePort, hasExited, startShopProcess, stopProcess } from './processes.ts';
 import type { Target } from './report.ts';
 import { goals } from './report.ts';
 import { startShop, stopShop } from './shop.ts';
@@ -87,9 +86,6 @@ async function timeOneStart(dataDir: string): Promise<ColdStartRun & { rebuiltWe
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...throwawayShopEnv(dataDir, { password: 'bench-owner-password' }),
-    // As `npm start` runs it (package.json).
-    NODE_ENV: 'production',
-    NODE_COMPILE_CACHE: path.join(root, 'node_modules/.cache/node-compile-cache'),
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: url,
@@ -98,7 +94,7 @@ async function timeOneStart(dataDir: string): Promise<ColdStartRun & { rebuiltWe
   };
   delete env.DATABASE_URL;
   const launched = performance.now();
-  const child = startNodeScript('scripts/bench/shop-server.ts', { env, stdout: 'pipe' });
+  const child = startShopProcess(env, { stdout: 'pipe' });
   let log = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     // Only the start matters; the request log after it is dropped.

@@ -20,7 +20,7 @@ import {
 } from '../../server/features/events/event-stream-client.ts';
 import { throwawayShopEnv } from '../../server/testing/throwaway-shop.ts';
 import { nextClientAddress } from './client-address.ts';
-import { freePort, startNodeScript, stopProcess, waitUntilReady } from './processes.ts';
+import { freePort, startShopProcess, stopProcess, waitUntilReady } from './processes.ts';
 import type { Target } from './report.ts';
 
 export const liveEventsBench = {
@@ -299,7 +299,7 @@ async function startShop(dataDir: string, databaseUrl: string | null) {
   else delete env.DATABASE_URL;
   // Redis would only matter to a PostgreSQL shop; this one measures LISTEN/NOTIFY.
   delete env.REDIS_URL;
-  const child = startNodeScript('scripts/bench/shop-server.ts', { env });
+  const child = startShopProcess(env);
   const pid = await waitUntilReady(child, url);
   return { url, process: child, pid };
 }

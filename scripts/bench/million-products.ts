@@ -31,7 +31,7 @@ import { testClient } from '../../server/testing/test-client.ts';
 import { throwawayShopEnv } from '../../server/testing/throwaway-shop.ts';
 import { nextClientAddress } from './client-address.ts';
 import { benchOwner, onServer, ownerSession, postgresServerUrl, withDatabase } from './postgres-shop.ts';
-import { freePort, hasExited, startNodeScript, stopAllProcesses, stopProcess } from './processes.ts';
+import { freePort, hasExited, startShopProcess, stopAllProcesses, stopProcess } from './processes.ts';
 
 const Options = z.object({
   scale: z.pipe(z.coerce.number().check(z.gt(0), z.lte(1)), z.number()),
@@ -437,7 +437,7 @@ async function generate(databaseUrl: string, scale: Scale): Promise<Step[]> {
 
 type Shop = {
   url: string;
-  process: ReturnType<typeof startNodeScript>;
+  process: ReturnType<typeof startShopProcess>;
   homePageMs: number;
   /** The start's own steps (ms since the process started, from its "serving" log line), and each try of the home page. */
   startup: unknown;
@@ -462,7 +462,7 @@ async function startShop(databaseUrl: string, dataDir: string, logLevel: 'info' 
   };
   const started = performance.now();
   // The shop's log (every request refused under load is a line) would bury the figures: it is dropped.
-  const child = startNodeScript('scripts/bench/shop-server.ts', { env, stdout: 'pipe' });
+  const child = startShopProcess(env, { stdout: 'pipe' });
   // Only the line with the start's timings is kept (see server/main.ts).
   let startup: unknown = null;
   if (child.stdout) {

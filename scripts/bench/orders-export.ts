@@ -15,7 +15,7 @@ import { openDatabase } from '../../server/db/client.ts';
 import { throwawayShopEnv } from '../../server/testing/throwaway-shop.ts';
 import { nextClientAddress } from './client-address.ts';
 import { ownerSession } from './postgres-shop.ts';
-import { freePort, rss, startNodeScript, steadyRss, stopProcess, waitUntilReady } from './processes.ts';
+import { freePort, rss, startShopProcess, steadyRss, stopProcess, waitUntilReady } from './processes.ts';
 import type { Target } from './report.ts';
 
 export const ordersExportBench = {
@@ -201,7 +201,7 @@ async function startShop(dataDir: string) {
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  const child = startNodeScript('scripts/bench/shop-server.ts', { env });
+  const child = startShopProcess(env);
   const pid = await waitUntilReady(child, url);
   return { url, process: child, pid };
 }

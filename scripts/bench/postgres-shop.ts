@@ -10,14 +10,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { throwawayShopEnv } from '../../server/testing/throwaway-shop.ts';
 import { nextClientAddress } from './client-address.ts';
-import { freePort, hasExited, startNodeScript, stopProcess } from './processes.ts';
+import { freePort, hasExited, startShopProcess, stopProcess } from './processes.ts';
 
 /** The server and its default database (only used to create and drop the benchmark's own). */
 export const postgresServerUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export const benchOwner = { email: 'owner@stillwater.test', password: 'bench-owner-password' };
 
-export type PostgresShop = { url: string; databaseUrl: string; process: ReturnType<typeof startNodeScript> };
+export type PostgresShop = { url: string; databaseUrl: string; process: ReturnType<typeof startShopProcess> };
 
 export function withDatabase(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
@@ -72,7 +72,7 @@ async function startShop(databaseUrl: string, dataDir: string): Promise<Postgres
     // per address) never refuses one: it is paid for, as for any admin.
     TRUST_PROXY: '127.0.0.1',
   };
-  const child = startNodeScript('scripts/bench/shop-server.ts', { env });
+  const child = startShopProcess(env);
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (hasExited(child)) throw new Error(`the shop exited with code ${child.exitCode ?? child.signalCode}`);

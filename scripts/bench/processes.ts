@@ -4,8 +4,10 @@
  */
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
@@ -16,13 +18,50 @@ const running = new Set<ChildProcess>();
 /** Starts a Node script (on this same Node 24) from the repository's root. */
 export function startNodeScript(
   script: string,
-  { env = process.env, stdout = 'inherit' }: { env?: NodeJS.ProcessEnv; stdout?: 'inherit' | 'pipe' } = {},
+  {
+    env = process.env,
+    stdout = 'inherit',
+    nodeArgs = [],
+  }: { env?: NodeJS.ProcessEnv; stdout?: 'inherit' | 'pipe'; nodeArgs?: string[] } = {},
 ): ChildProcess {
   const options: SpawnOptions = { cwd: root, env, stdio: ['ignore', stdout, 'inherit'], detached: true };
-  const child = spawn(process.execPath, [script], options);
+  const child = spawn(process.execPath, [...nodeArgs, script], options);
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
+}
+
+/**
+ * What `npm start` adds to a plain `node server/main.ts`, read from package.json: its environment
+ * (NODE_ENV, MALLOC_ARENA_MAX, the compile cache) and Node's flags (the young generation's size),
+ * but not the .env file. The benchmarks' shops start with them, so they measure production's server.
+ */
+export function npmStartSettings(): { env: Record<string, string>; nodeArgs: string[] } {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = manifest.scripts.start.trim().split(/\s+/);
+  const node = words.indexOf('node');
+  if (node < 0) throw new Error(`npm start does not run node: ${manifest.scripts.start}`);
+  const env = Object.fromEntries(
+    words.slice(0, node).map((word) => {
+      const [name = '', ...value] = word.split('=');
+      return [name, value.join('=')];
+    }),
+  );
+  const nodeArgs = words.slice(node + 1, -1).filter((word) => word.startsWith('--') && !word.startsWith('--env-file'));
+  return { env, nodeArgs };
+}
+
+/** The benchmark's shop (server/main.ts, through shop-server.ts), started as `npm start` starts it. */
+export function startShopProcess(
+  env: NodeJS.ProcessEnv,
+  { stdout = 'inherit' }: { stdout?: 'inherit' | 'pipe' } = {},
+): ChildProcess {
+  const start = npmStartSettings();
+  return startNodeScript('scripts/bench/shop-server.ts', {
+    env: { ...start.env, ...env },
+    stdout,
+    nodeArgs: start.nodeArgs,
+  });
 }
 
 export function hasExited(child: ChildProcess): boolean {

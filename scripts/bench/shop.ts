@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { throwawayShopEnv } from '../../server/testing/throwaway-shop.ts';
-import { freePort, hasExited, root, startNodeScript, stopProcess } from './processes.ts';
+import { freePort, hasExited, root, startShopProcess, stopProcess } from './processes.ts';
 
 export type Shop = {
   url: string;
@@ -55,7 +55,7 @@ export async function startShop({
   // The targets are for the embedded database, unless a PostgreSQL one is asked for.
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  const shop: Shop = { url, process: startNodeScript('scripts/bench/shop-server.ts', { env }), dataDir, exit: null };
+  const shop: Shop = { url, process: startShopProcess(env), dataDir, exit: null };
   shop.process.once('exit', (code, signal) => {
     shop.exit = describeExit(code, signal);
   });
