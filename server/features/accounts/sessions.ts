@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { SessionUser } from '#common/contracts/accounts.ts';
 import type { Db, Tx } from '#server/db/client.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
@@ -92,22 +92,29 @@ export function createSessionStore({ db }: { db: Db }) {
     return token;
   }
 
+  /**
+   * Every signed-in request reads its session: the statement is built once (Drizzle took about
+   * 0.1 ms to build it again each time) and, on PostgreSQL, prepared once per connection.
+   */
+  const sessionOf = db
+    .select({ user: users, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.idHash, sql.placeholder('idHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        gt(sessions.lastSeenAt, sql.placeholder('idleSince')),
+      ),
+    )
+    .prepare('find_session_user');
+
   /** The user of a session token, or null when the session is unknown, idle too long or expired. */
   async function findUser(token: string | undefined): Promise<SessionUser | null> {
     if (!token || token.length > 100) return null;
     const idHash = hashToken(token);
     const now = new Date();
-    const [row] = await db
-      .select({ user: users, lastSeenAt: sessions.lastSeenAt })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(
-        and(
-          eq(sessions.idHash, idHash),
-          gt(sessions.expiresAt, now),
-          gt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS)),
-        ),
-      );
+    const [row] = await sessionOf.execute({ idHash, now, idleSince: new Date(now.getTime() - SESSION_IDLE_MS) });
     if (!row) return null;
     if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
       await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
