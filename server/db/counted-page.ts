@@ -1,4 +1,4 @@
-import { type AnyColumn, type asc, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { type AnyColumn, type asc, type Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { COUNT_CAP } from '#common/contracts/pagination.ts';
 import type { Db } from './client.ts';
@@ -85,7 +85,12 @@ export function sortKeys(keys: (AnyColumn | SQLWrapper)[], direction: typeof asc
 export function pageIdsOf<Id extends PgColumn>(
   db: Db,
   id: Id,
-  { where, orderBy, limit, offset }: { where: SQL | undefined; orderBy: SQL[]; limit: number; offset: number },
+  {
+    where,
+    orderBy,
+    limit,
+    offset,
+  }: { where: SQL | undefined; orderBy: SQL[]; limit: number | Placeholder; offset: number | Placeholder },
 ) {
   return db
     .select({ id })

@@ -1,21 +1,34 @@
-import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orders.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
 import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
+import { statementPerShape } from '#server/db/statement-shapes.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import { paidStatuses } from './order-status.ts';
 import { orderItems, orderSearchText, orders } from './orders.tables.ts';
 
-/** The orders the filters select: the search on the indexed expression, the status on its index. */
-function whereOf({ search, statusFilter }: Pick<AdminOrderFilters, 'search' | 'statusFilter'>): SQL | undefined {
+/**
+ * The orders the filters select: the search on the indexed expression (its LIKE pattern given,
+ * or a placeholder for it), the status on its index.
+ */
+function whereOf({
+  pattern,
+  statusFilter,
+}: {
+  pattern: string | Placeholder | undefined;
+  statusFilter: AdminOrderFilters['statusFilter'];
+}): SQL | undefined {
   return and(
-    search ? sql`${orderSearchText(orders)} LIKE ${containing(search.toLowerCase())}` : undefined,
+    pattern === undefined ? undefined : sql`${orderSearchText(orders)} LIKE ${pattern}`,
     statusFilter ? eq(orders.status, statusFilter) : undefined,
   );
 }
+
+/** The LIKE pattern of a search: lower case, its text matched anywhere. */
+const patternOf = (search: string | undefined) => (search ? containing(search.toLowerCase()) : undefined);
 
 /**
  * The columns of the order, in sort order, ending with the id so that ties keep one order. Every
@@ -71,6 +84,12 @@ const orderDetailColumns = {
 };
 
 export type AdminOrderRow = Awaited<ReturnType<typeof selectOrders>>[number];
+
+/** What a page's statement is built for; the search's pattern, the limit and the offset are its values. */
+type PageShape = Pick<AdminOrderFilters, 'sortBy' | 'sortOrder' | 'statusFilter'> & {
+  searched: boolean;
+  matchesFirst: boolean;
+};
 
 /** Orders with their details, for the page's ids to be joined to (`innerJoin(pageIds, …)`). */
 function selectOrders(db: Db) {
@@ -212,31 +231,45 @@ function exportOrderOf(row: ExportRowJson): ExportBatch[number] {
 
 /** The orders tab of the back office (spec 2, 3 and 7): orders searched, filtered, sorted and exported. */
 export function createAdminOrdersService({ db }: { db: Db }) {
+  /** A page of orders, its ids read first (its details are then read for its rows alone). */
+  const pageStatement = statementPerShape(
+    'admin_orders',
+    (shape: PageShape) =>
+      `${shape.sortBy}.${shape.sortOrder}.${shape.statusFilter ?? ''}.${shape.searched ? 's' : ''}${shape.matchesFirst ? 'm' : ''}`,
+    ({ sortBy, sortOrder, statusFilter, searched, matchesFirst }, name) => {
+      const keys = sortColumns(sortBy);
+      const direction = sortOrder === 'asc' ? asc : desc;
+      const pageIds = pageIdsOf(db, orders.id, {
+        where: whereOf({ pattern: searched ? sql.placeholder('pattern') : undefined, statusFilter }),
+        orderBy: sortKeys(keys, direction, matchesFirst),
+        limit: sql.placeholder('limit'),
+        offset: sql.placeholder('offset'),
+      });
+      return selectOrders(db)
+        .innerJoin(pageIds, eq(pageIds.id, orders.id))
+        .orderBy(...sortKeys(keys, direction))
+        .prepare(name);
+    },
+  );
+
   async function list(query: AdminOrderFilters & { page: number; limit: number }) {
     const offset = (query.page - 1) * query.limit;
-    const direction = query.sortOrder === 'asc' ? asc : desc;
-    const keys = sortColumns(query.sortBy);
+    const pattern = patternOf(query.search);
     const { rows, total } = await countedPage({
       db,
-      where: whereOf(query),
+      where: whereOf({ pattern, statusFilter: query.statusFilter }),
       table: orders,
       offset,
       // Unsearched, the rollup has the count: of every order, or of one status.
-      ...(query.search
+      ...(pattern
         ? {}
         : { countMatches: () => countRows(db, [query.statusFilter ? `orders:${query.statusFilter}` : 'orders']) }),
-      page: (filter, matchesFirst) => {
-        // The page's ids first: its details are then read for its rows alone.
-        const pageIds = pageIdsOf(db, orders.id, {
-          where: filter,
-          orderBy: sortKeys(keys, direction, matchesFirst),
+      page: (_filter, matchesFirst) =>
+        pageStatement({ ...query, searched: pattern !== undefined, matchesFirst }).execute({
+          pattern,
           limit: query.limit,
           offset,
-        });
-        return selectOrders(db)
-          .innerJoin(pageIds, eq(pageIds.id, orders.id))
-          .orderBy(...sortKeys(keys, direction));
-      },
+        }),
     });
     return {
       orders: rows.map(toAdminOrder),
@@ -253,7 +286,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
     let cursor: string[] | undefined;
     const direction = filters.sortOrder === 'asc' ? asc : desc;
     for (;;) {
-      const where = whereOf(filters);
+      const where = whereOf({ pattern: patternOf(filters.search), statusFilter: filters.statusFilter });
       const rows = await db
         .select({ row: exportRow })
         .from(orders)

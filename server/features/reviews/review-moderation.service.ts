@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { AdminReview, bulkReviewStatuses, listAdminReviews } from '#common/contracts/admin/reviews.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
@@ -7,6 +7,7 @@ import type { Db } from '#server/db/client.ts';
 import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
+import { statementPerShape } from '#server/db/statement-shapes.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
@@ -64,6 +65,45 @@ const statusFilters: Record<NonNullable<ListQuery['statusFilter']>, SQL | undefi
   approved: eq(reviews.moderationStatus, 'approved'),
   flagged: inArray(reviews.moderationStatus, ['rejected', 'flagged']),
 };
+/**
+ * The reviews the filters select. The search (its ILIKE pattern given, or a placeholder for it)
+ * looks in the text, the title, the author's name and the product's title.
+ */
+function whereOf({
+  pattern,
+  ratingFilter,
+  statusFilter,
+}: {
+  pattern: string | Placeholder | undefined;
+  ratingFilter: ListQuery['ratingFilter'];
+  statusFilter: ListQuery['statusFilter'];
+}): SQL | undefined {
+  return and(
+    pattern === undefined
+      ? undefined
+      : or(
+          ilike(reviews.content, pattern),
+          ilike(reviews.title, pattern),
+          ilike(reviews.customerName, pattern),
+          // The products whose title matches, as one array read first (products' trigram
+          // index), so that every arm is an index on reviews and the OR one bitmap.
+          sql`${reviews.productId} = ANY(ARRAY(SELECT ${products.id} FROM ${products} WHERE ${products.title} ILIKE ${pattern}))`,
+        ),
+    // A rating filter is a whole star: 4 holds 3.5 to 4.4 (the rounding of common/catalog-rules.ts
+    // ratingBucket), as a range so that it reads straight from the column.
+    ratingFilter !== undefined
+      ? and(gte(reviews.rating, ratingFilter - 0.5), lt(reviews.rating, ratingFilter + 0.5))
+      : undefined,
+    statusFilter ? statusFilters[statusFilter] : undefined,
+  );
+}
+
+/** What a page's statement is built for; the search's pattern, the limit and the offset are its values. */
+type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder' | 'statusFilter' | 'ratingFilter'> & {
+  searched: boolean;
+  matchesFirst: boolean;
+};
+
 /** The row_counts scopes of each status filter (its statuses'), and of no filter. */
 const statusFilterScopes: Record<NonNullable<ListQuery['statusFilter']> | 'all', string[]> = {
   all: ['reviews'],
@@ -88,56 +128,60 @@ export function createReviewModerationService({
   /** The reviews feature's overview job. */
   refreshOverview: (data: { productId: string }) => Promise<void>;
 }) {
+  /** A page of reviews, its ids read first (its products and authors are then joined for its rows alone). */
+  const pageStatement = statementPerShape(
+    'admin_reviews',
+    (shape: PageShape) =>
+      `${shape.sortBy}.${shape.sortOrder}.${shape.statusFilter ?? ''}.${shape.ratingFilter ?? ''}.${shape.searched ? 's' : ''}${shape.matchesFirst ? 'm' : ''}`,
+    ({ sortBy, sortOrder, statusFilter, ratingFilter, searched, matchesFirst }, name) => {
+      const column = { createdAt: reviews.createdAt, rating: reviews.rating, helpfulCount: reviews.helpfulCount }[
+        sortBy
+      ];
+      const direction = sortOrder === 'asc' ? asc : desc;
+      // Ties go by date, then id, in the sort's direction: one order, page after page.
+      const order = column === reviews.createdAt ? [column, reviews.id] : [column, reviews.createdAt, reviews.id];
+      const pageIds = pageIdsOf(db, reviews.id, {
+        where: whereOf({ pattern: searched ? sql.placeholder('pattern') : undefined, ratingFilter, statusFilter }),
+        orderBy: sortKeys(order, direction, matchesFirst),
+        limit: sql.placeholder('limit'),
+        offset: sql.placeholder('offset'),
+      });
+      return db
+        .select(columns)
+        .from(reviews)
+        .innerJoin(pageIds, eq(pageIds.id, reviews.id))
+        .innerJoin(products, eq(products.id, reviews.productId))
+        .leftJoin(users, eq(users.id, reviews.userId))
+        .orderBy(...sortKeys(order, direction))
+        .prepare(name);
+    },
+  );
+
   async function list({ page, limit, search, sortBy, sortOrder, ratingFilter, statusFilter }: ListQuery) {
     const pattern = search ? containing(search) : undefined;
-    const where = and(
-      pattern
-        ? or(
-            ilike(reviews.content, pattern),
-            ilike(reviews.title, pattern),
-            ilike(reviews.customerName, pattern),
-            // The products whose title matches, as one array read first (products' trigram
-            // index), so that every arm is an index on reviews and the OR one bitmap.
-            sql`${reviews.productId} = ANY(ARRAY(SELECT ${products.id} FROM ${products} WHERE ${products.title} ILIKE ${pattern}))`,
-          )
-        : undefined,
-      // A rating filter is a whole star: 4 holds 3.5 to 4.4 (the rounding of common/catalog-rules.ts
-      // ratingBucket), as a range so that it reads straight from the column.
-      ratingFilter !== undefined
-        ? and(gte(reviews.rating, ratingFilter - 0.5), lt(reviews.rating, ratingFilter + 0.5))
-        : undefined,
-      statusFilter ? statusFilters[statusFilter] : undefined,
-    );
-    const column = { createdAt: reviews.createdAt, rating: reviews.rating, helpfulCount: reviews.helpfulCount }[sortBy];
-    const direction = sortOrder === 'asc' ? asc : desc;
-    // Ties go by date, then id, in the sort's direction: one order, page after page.
-    const order = column === reviews.createdAt ? [column, reviews.id] : [column, reviews.createdAt, reviews.id];
     const offset = (page - 1) * limit;
     const { rows, total } = await countedPage({
       db,
-      where,
+      where: whereOf({ pattern, ratingFilter, statusFilter }),
       table: reviews,
       offset,
       // Neither searched nor by rating, the rollup has the count.
       ...(pattern || ratingFilter !== undefined
         ? {}
         : { countMatches: () => countRows(db, statusFilterScopes[statusFilter ?? 'all']) }),
-      page: (filter, matchesFirst) => {
-        // The page's ids first: its product and author are then joined for its rows alone.
-        const pageIds = pageIdsOf(db, reviews.id, {
-          where: filter,
-          orderBy: sortKeys(order, direction, matchesFirst),
+      page: (_filter, matchesFirst) =>
+        pageStatement({
+          sortBy,
+          sortOrder,
+          statusFilter,
+          ratingFilter,
+          searched: pattern !== undefined,
+          matchesFirst,
+        }).execute({
+          pattern,
           limit,
           offset,
-        });
-        return db
-          .select(columns)
-          .from(reviews)
-          .innerJoin(pageIds, eq(pageIds.id, reviews.id))
-          .innerJoin(products, eq(products.id, reviews.productId))
-          .leftJoin(users, eq(users.id, reviews.userId))
-          .orderBy(...sortKeys(order, direction));
-      },
+        }),
     });
     return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total) };
   }
