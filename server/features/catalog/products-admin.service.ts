@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { AdminProduct, ProductInput, ProductPatch, SkuVariantInput } from '#common/contracts/admin/products.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { IMAGE_WIDTHS } from '#common/images.ts';
@@ -16,6 +16,7 @@ import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
+import { statementPerShape } from '#server/db/statement-shapes.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
@@ -35,6 +36,12 @@ type ListQuery = {
   categoryFilter?: string | undefined;
   sortBy: 'title' | 'price' | 'stock' | 'sales' | 'createdAt';
   sortOrder: 'asc' | 'desc';
+};
+/** What a page's statement is built for; the filters' values, the limit and the offset are its values. */
+type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder'> & {
+  searched: boolean;
+  inCategory: boolean;
+  matchesFirst: boolean;
 };
 
 const slugTaken = (slug: string) => conflict('slug_taken', `The URL slug "${slug}" is already used by another product`);
@@ -125,21 +132,67 @@ export function createProductsAdminService({
     createdAt: products.createdAt,
   } as const;
 
+  /**
+   * The products the filters select (each value given, or a placeholder for it): the title
+   * through its trigram index or a marketplace id exactly, through its own; a category's
+   * products through the category's index.
+   */
+  function whereOf({
+    pattern,
+    aliId,
+    categoryId,
+  }: {
+    pattern: string | Placeholder | undefined;
+    aliId: string | Placeholder | undefined;
+    categoryId: string | Placeholder | undefined;
+  }): SQL | undefined {
+    return and(
+      pattern === undefined || aliId === undefined
+        ? undefined
+        : or(ilike(products.title, pattern), eq(products.aliId, aliId)),
+      categoryId === undefined
+        ? undefined
+        : inArray(
+            products.id,
+            db
+              .select({ id: productCategories.productId })
+              .from(productCategories)
+              .where(eq(productCategories.categoryId, categoryId)),
+          ),
+    );
+  }
+
+  /** A page of products, its ids read first: the details' subqueries then run for its rows alone. */
+  const pageStatement = statementPerShape(
+    'admin_products',
+    (shape: PageShape) =>
+      `${shape.sortBy}.${shape.sortOrder}.${shape.searched ? 's' : ''}${shape.inCategory ? 'c' : ''}${shape.matchesFirst ? 'm' : ''}`,
+    ({ sortBy, sortOrder, searched, inCategory, matchesFirst }, name) => {
+      const keys = [sortColumns[sortBy], products.id];
+      const direction = sortOrder === 'asc' ? asc : desc;
+      const pageIds = pageIdsOf(db, products.id, {
+        where: whereOf({
+          pattern: searched ? sql.placeholder('pattern') : undefined,
+          aliId: searched ? sql.placeholder('aliId') : undefined,
+          categoryId: inCategory ? sql.placeholder('categoryId') : undefined,
+        }),
+        orderBy: sortKeys(keys, direction, matchesFirst),
+        limit: sql.placeholder('limit'),
+        offset: sql.placeholder('offset'),
+      });
+      return db
+        .select(detailedColumns)
+        .from(products)
+        .innerJoin(pageIds, eq(pageIds.id, products.id))
+        .orderBy(...sortKeys(keys, direction))
+        .prepare(name);
+    },
+  );
+
   /** Spec 7: every product (archived too), searched by title or marketplace id, filtered by category and sorted, 10 a page. */
   async function list(query: ListQuery) {
-    const filters: SQL[] = [];
-    /**
-     * How the matches are counted where the list knows a cheaper way than counting what the filters
-     * select: every product (kept between reads), or a category alone (its rows in product_categories,
-     * one per product, through the category's index instead of a semi-join over every product).
-     */
-    let countMatches: (() => Promise<number>) | undefined = countAllProducts;
-    if (query.search) {
-      countMatches = undefined;
-      const pattern = containing(query.search);
-      // The title through its trigram index; a marketplace id exactly, through its own.
-      filters.push(or(ilike(products.title, pattern), eq(products.aliId, query.search)) as SQL);
-    }
+    const search = query.search || undefined;
+    let categoryId: string | undefined;
     if (query.categoryFilter) {
       // The category first (by name, any case), then its products through the category's index.
       const [category] = await db
@@ -148,52 +201,44 @@ export function createProductsAdminService({
         .where(sql`lower(${categories.name}) = lower(${query.categoryFilter})`)
         .limit(1);
       if (!category) return { products: [], pagination: paginationOf(query.page, query.limit, 0) };
-      if (!query.search) {
-        countMatches = async () =>
-          (
-            await db
-              .select({ value: count() })
-              .from(productCategories)
-              .where(eq(productCategories.categoryId, category.id))
-          )[0]?.value ?? 0;
-      }
-      filters.push(
-        inArray(
-          products.id,
-          db
-            .select({ id: productCategories.productId })
-            .from(productCategories)
-            .where(eq(productCategories.categoryId, category.id)),
-        ),
-      );
+      categoryId = category.id;
     }
-    const where = filters.length > 0 ? and(...filters) : undefined;
-    const direction = query.sortOrder === 'asc' ? asc : desc;
+    const values = { pattern: search && containing(search), aliId: search, categoryId };
     const offset = (query.page - 1) * query.limit;
     const { rows, total } = await countedPage({
       db,
-      where,
+      where: whereOf(values),
       table: products,
       offset,
-      countMatches,
-      page: (filter, matchesFirst) => {
-        const keys = [sortColumns[query.sortBy], products.id];
-        // The page's ids first: the details' subqueries then run for its rows alone, not for
-        // every row the offset skips.
-        const pageIds = pageIdsOf(db, products.id, {
-          where: filter,
-          orderBy: sortKeys(keys, direction, matchesFirst),
-          limit: query.limit,
-          offset,
-        });
-        return db
-          .select(detailedColumns)
-          .from(products)
-          .innerJoin(pageIds, eq(pageIds.id, products.id))
-          .orderBy(...sortKeys(keys, direction));
-      },
+      /*
+       * Unsearched, the matches are counted a cheaper way than counting what the filters select:
+       * every product (kept between reads), or a category alone (its rows in product_categories,
+       * one per product, through the category's index instead of a semi-join over every product).
+       */
+      countMatches: search
+        ? undefined
+        : categoryId === undefined
+          ? countAllProducts
+          : () => countInCategory(categoryId),
+      page: (_filter, matchesFirst) =>
+        pageStatement({
+          sortBy: query.sortBy,
+          sortOrder: query.sortOrder,
+          searched: search !== undefined,
+          inCategory: categoryId !== undefined,
+          matchesFirst,
+        }).execute({ ...values, limit: query.limit, offset }),
     });
     return { products: present(rows), pagination: paginationOf(query.page, query.limit, total) };
+  }
+
+  /** How many products a category holds: its rows in product_categories, one per product. */
+  async function countInCategory(categoryId: string): Promise<number> {
+    const [row] = await db
+      .select({ value: count() })
+      .from(productCategories)
+      .where(eq(productCategories.categoryId, categoryId));
+    return row?.value ?? 0;
   }
 
   async function read(reader: Reader, id: string): Promise<AdminProduct | null> {
