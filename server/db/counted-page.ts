@@ -101,3 +101,26 @@ export function pageIdsOf<Id extends PgColumn>(
     .offset(offset)
     .as('page_ids');
 }
+
+/**
+ * pageIdsOf for a page statement built once per shape (statement-shapes.ts): ordered by `keys`
+ * (read from the matches alone when `matchesFirst`), its limit and offset the placeholders
+ * `limit` and `offset`.
+ */
+export function pageIdsPlaceholderOf<Id extends PgColumn>(
+  db: Db,
+  id: Id,
+  {
+    where,
+    keys,
+    direction,
+    matchesFirst,
+  }: { where: SQL | undefined; keys: (AnyColumn | SQLWrapper)[]; direction: typeof asc; matchesFirst: boolean },
+) {
+  return pageIdsOf(db, id, {
+    where,
+    orderBy: sortKeys(keys, direction, matchesFirst),
+    limit: sql.placeholder('limit'),
+    offset: sql.placeholder('offset'),
+  });
+}

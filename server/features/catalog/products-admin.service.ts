@@ -12,7 +12,7 @@ import {
 } from '#common/product-rules.ts';
 import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
+import { countedPage, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
@@ -170,15 +170,15 @@ export function createProductsAdminService({
     ({ sortBy, sortOrder, searched, inCategory, matchesFirst }, name) => {
       const keys = [sortColumns[sortBy], products.id];
       const direction = sortOrder === 'asc' ? asc : desc;
-      const pageIds = pageIdsOf(db, products.id, {
+      const pageIds = pageIdsPlaceholderOf(db, products.id, {
         where: whereOf({
           pattern: searched ? sql.placeholder('pattern') : undefined,
           aliId: searched ? sql.placeholder('aliId') : undefined,
           categoryId: inCategory ? sql.placeholder('categoryId') : undefined,
         }),
-        orderBy: sortKeys(keys, direction, matchesFirst),
-        limit: sql.placeholder('limit'),
-        offset: sql.placeholder('offset'),
+        keys,
+        direction,
+        matchesFirst,
       });
       return db
         .select(detailedColumns)

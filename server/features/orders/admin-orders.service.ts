@@ -2,7 +2,7 @@ import { and, asc, desc, eq, type Placeholder, type SQL, sql } from 'drizzle-orm
 import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orders.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
+import { countedPage, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
@@ -239,11 +239,11 @@ export function createAdminOrdersService({ db }: { db: Db }) {
     ({ sortBy, sortOrder, statusFilter, searched, matchesFirst }, name) => {
       const keys = sortColumns(sortBy);
       const direction = sortOrder === 'asc' ? asc : desc;
-      const pageIds = pageIdsOf(db, orders.id, {
+      const pageIds = pageIdsPlaceholderOf(db, orders.id, {
         where: whereOf({ pattern: searched ? sql.placeholder('pattern') : undefined, statusFilter }),
-        orderBy: sortKeys(keys, direction, matchesFirst),
-        limit: sql.placeholder('limit'),
-        offset: sql.placeholder('offset'),
+        keys,
+        direction,
+        matchesFirst,
       });
       return selectOrders(db)
         .innerJoin(pageIds, eq(pageIds.id, orders.id))

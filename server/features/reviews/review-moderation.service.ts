@@ -4,7 +4,7 @@ import type { AdminReview, bulkReviewStatuses, listAdminReviews } from '#common/
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { isDenied, mayApprove, mayFlag } from '#common/review-rules.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
+import { countedPage, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
@@ -140,11 +140,11 @@ export function createReviewModerationService({
       const direction = sortOrder === 'asc' ? asc : desc;
       // Ties go by date, then id, in the sort's direction: one order, page after page.
       const order = column === reviews.createdAt ? [column, reviews.id] : [column, reviews.createdAt, reviews.id];
-      const pageIds = pageIdsOf(db, reviews.id, {
+      const pageIds = pageIdsPlaceholderOf(db, reviews.id, {
         where: whereOf({ pattern: searched ? sql.placeholder('pattern') : undefined, ratingFilter, statusFilter }),
-        orderBy: sortKeys(order, direction, matchesFirst),
-        limit: sql.placeholder('limit'),
-        offset: sql.placeholder('offset'),
+        keys: order,
+        direction,
+        matchesFirst,
       });
       return db
         .select(columns)
