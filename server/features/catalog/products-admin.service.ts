@@ -165,9 +165,7 @@ export function createProductsAdminService({
   /** A page of products, its ids read first: the details' subqueries then run for its rows alone. */
   const pageStatement = statementPerShape(
     'admin_products',
-    (shape: PageShape) =>
-      `${shape.sortBy}.${shape.sortOrder}.${shape.searched ? 's' : ''}${shape.inCategory ? 'c' : ''}${shape.matchesFirst ? 'm' : ''}`,
-    ({ sortBy, sortOrder, searched, inCategory, matchesFirst }, name) => {
+    ({ sortBy, sortOrder, searched, inCategory, matchesFirst }: PageShape, name) => {
       const keys = [sortColumns[sortBy], products.id];
       const direction = sortOrder === 'asc' ? asc : desc;
       const pageIds = pageIdsPlaceholderOf(db, products.id, {

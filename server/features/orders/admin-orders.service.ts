@@ -234,9 +234,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
   /** A page of orders, its ids read first (its details are then read for its rows alone). */
   const pageStatement = statementPerShape(
     'admin_orders',
-    (shape: PageShape) =>
-      `${shape.sortBy}.${shape.sortOrder}.${shape.statusFilter ?? ''}.${shape.searched ? 's' : ''}${shape.matchesFirst ? 'm' : ''}`,
-    ({ sortBy, sortOrder, statusFilter, searched, matchesFirst }, name) => {
+    ({ sortBy, sortOrder, statusFilter, searched, matchesFirst }: PageShape, name) => {
       const keys = sortColumns(sortBy);
       const direction = sortOrder === 'asc' ? asc : desc;
       const pageIds = pageIdsPlaceholderOf(db, orders.id, {
@@ -265,7 +263,13 @@ export function createAdminOrdersService({ db }: { db: Db }) {
         ? {}
         : { countMatches: () => countRows(db, [query.statusFilter ? `orders:${query.statusFilter}` : 'orders']) }),
       page: (_filter, matchesFirst) =>
-        pageStatement({ ...query, searched: pattern !== undefined, matchesFirst }).execute({
+        pageStatement({
+          sortBy: query.sortBy,
+          sortOrder: query.sortOrder,
+          statusFilter: query.statusFilter,
+          searched: pattern !== undefined,
+          matchesFirst,
+        }).execute({
           pattern,
           limit: query.limit,
           offset,

@@ -131,9 +131,7 @@ export function createReviewModerationService({
   /** A page of reviews, its ids read first (its products and authors are then joined for its rows alone). */
   const pageStatement = statementPerShape(
     'admin_reviews',
-    (shape: PageShape) =>
-      `${shape.sortBy}.${shape.sortOrder}.${shape.statusFilter ?? ''}.${shape.ratingFilter ?? ''}.${shape.searched ? 's' : ''}${shape.matchesFirst ? 'm' : ''}`,
-    ({ sortBy, sortOrder, statusFilter, ratingFilter, searched, matchesFirst }, name) => {
+    ({ sortBy, sortOrder, statusFilter, ratingFilter, searched, matchesFirst }: PageShape, name) => {
       const column = { createdAt: reviews.createdAt, rating: reviews.rating, helpfulCount: reviews.helpfulCount }[
         sortBy
       ];
