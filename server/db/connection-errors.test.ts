@@ -3,7 +3,7 @@ import { DrizzleQueryError } from 'drizzle-orm/errors';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
-import { DATABASE_UNAVAILABLE_MESSAGE, handleError } from '#server/http/errors.ts';
+import { CONCURRENT_CHANGE_MESSAGE, DATABASE_UNAVAILABLE_MESSAGE, handleError } from '#server/http/errors.ts';
 import { logSerializers } from '#server/http/logging.ts';
 import { isDatabaseUnavailable } from './connection-errors.ts';
 
@@ -167,7 +167,7 @@ describe('isDatabaseUnavailable', () => {
 });
 
 describe('handleError with an unreachable database', () => {
-  test('answers 503 with Retry-After and the one error format, and logs no query parameter', async () => {
+  test('answers 503 with Retry-After and the one error format, logs no query parameter, and a deadlock gets a 409', async () => {
     const lines: string[] = [];
     const app = Fastify({
       logger: { level: 'warn', serializers: logSerializers, stream: { write: (line: string) => lines.push(line) } },
@@ -175,6 +175,9 @@ describe('handleError with an unreachable database', () => {
     app.setErrorHandler(handleError);
     app.get('/terminated', async () => {
       throw failedQuery(serverError('57P01', 'terminating connection due to administrator command'));
+    });
+    app.get('/deadlocked', async () => {
+      throw failedQuery(serverError('40P01', 'deadlock detected'));
     });
     app.get('/fault', async () => {
       throw new Error('a real fault');
@@ -189,6 +192,11 @@ describe('handleError with an unreachable database', () => {
       const warning = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'database unavailable');
       expect(warning).toMatchObject({ level: 40, err: { cause: { code: '57P01' } } });
       expect(JSON.stringify(warning)).not.toContain('shopper@example.com');
+
+      // Two writers cut apart by a deadlock: the loser changed nothing and is told to try again.
+      const deadlocked = await app.inject({ method: 'GET', url: '/deadlocked' });
+      expect(deadlocked.statusCode).toBe(409);
+      expect(deadlocked.json()).toEqual({ error: CONCURRENT_CHANGE_MESSAGE, code: 'concurrent_change' });
 
       // Everything else keeps its answer: a real fault is still a 500 without Retry-After.
       const fault = await app.inject({ method: 'GET', url: '/fault' });

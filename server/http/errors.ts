@@ -34,16 +34,31 @@ export function describeUniqueIndex(index: string, code: string, message: string
   uniqueConflicts.set(index, { code, message });
 }
 
-/** PostgreSQL's unique_violation, on a driver error or on the query error that wraps it. */
-export function uniqueViolation(error: unknown): { constraint: string | undefined } | null {
+/** The first error along a chain of causes (Drizzle wraps the driver's error) with one of these SQLSTATEs. */
+function withSqlState(error: unknown, codes: readonly string[]): { code: string; constraint?: unknown } | null {
   for (let current = error, depth = 0; current && depth < 3; depth++) {
     const fields = current as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (fields.code === '23505')
-      return { constraint: typeof fields.constraint === 'string' ? fields.constraint : undefined };
+    if (typeof fields.code === 'string' && codes.includes(fields.code))
+      return fields as { code: string; constraint?: unknown };
     current = fields.cause;
   }
   return null;
 }
+
+/** PostgreSQL's unique_violation, on a driver error or on the query error that wraps it. */
+export function uniqueViolation(error: unknown): { constraint: string | undefined } | null {
+  const found = withSqlState(error, ['23505']);
+  if (!found) return null;
+  return { constraint: typeof found.constraint === 'string' ? found.constraint : undefined };
+}
+
+/**
+ * Two transactions that wrote the same rows at once and were cut apart by PostgreSQL (a deadlock,
+ * or a serialization failure): the loser changed nothing and may simply be sent again.
+ */
+const CONCURRENT_CHANGE_SQLSTATES = ['40P01', '40001'];
+export const CONCURRENT_CHANGE_MESSAGE =
+  'Another change to the same data was being saved at the same moment; nothing was changed, try again.';
 
 /**
  * How long a client should wait before trying again while the database is unreachable: about
@@ -92,6 +107,10 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
       409,
       known ? { error: known.message, code: known.code } : { error: 'This already exists', code: 'conflict' },
     );
+  }
+  if (withSqlState(error, CONCURRENT_CHANGE_SQLSTATES)) {
+    request.log.warn({ err: error }, 'concurrent change refused');
+    return sendError(reply, 409, { error: CONCURRENT_CHANGE_MESSAGE, code: 'concurrent_change' });
   }
   if (isDatabaseUnavailable(error)) {
     // Not a fault of the request or the code: the client may simply try again. The serializer
