@@ -1,12 +1,21 @@
 import * as z from 'zod/mini';
 
-/** Where a page of a list stands: every paginated answer carries it (page, pages, total, limit). */
-export const Pagination = z.object({ page: z.int(), pages: z.int(), total: z.int(), limit: z.int() });
+/**
+ * Where a page of a list stands: every paginated answer carries it (page, pages, total, limit).
+ * `capped`, only ever true: the matches were counted up to `total` and there are more (shown "N+").
+ */
+export const Pagination = z.object({
+  page: z.int(),
+  pages: z.int(),
+  total: z.int(),
+  limit: z.int(),
+  capped: z.optional(z.literal(true)),
+});
 export type Pagination = z.infer<typeof Pagination>;
 
 /** The pagination of page `page` of `total` rows, `limit` a page; an empty list still has one page. */
-export function paginationOf(page: number, limit: number, total: number): Pagination {
-  return { page, pages: Math.max(1, Math.ceil(total / limit)), total, limit };
+export function paginationOf(page: number, limit: number, total: number, capped = false): Pagination {
+  return { page, pages: Math.max(1, Math.ceil(total / limit)), total, limit, ...(capped ? { capped: true } : {}) };
 }
 
 /**
@@ -15,3 +24,10 @@ export function paginationOf(page: number, limit: number, total: number): Pagina
  * nobody pages through.
  */
 export const COUNT_CAP = 10_000;
+
+/**
+ * A searched list counts fewer: a common word's matches are counted by reading the table until
+ * the cap is reached, so the count costs the cap over the word's share of the rows ("noisy", in
+ * 8 % of ten million reviews: 160 ms to 10,001 matches, 16 ms to 1,001).
+ */
+export const SEARCH_COUNT_CAP = 1_000;

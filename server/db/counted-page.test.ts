@@ -3,6 +3,7 @@ import { asc, gt, lt, type SQL } from 'drizzle-orm';
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_COUNT_CAP } from '#common/contracts/pagination.ts';
 import type { Db } from './client.ts';
 import { countedPage, sortKeys } from './counted-page.ts';
 
@@ -57,9 +58,9 @@ describe('countedPage', () => {
   });
 
   it('does not read a page past the end, or for a filter that matches nothing', async () => {
-    expect(await read(gt(items.rank, 1000), 0, 1000)).toEqual({ rows: [], total: 0 });
+    expect(await read(gt(items.rank, 1000), 0, 1000)).toEqual({ rows: [], total: 0, capped: false });
     expect(statements).toHaveLength(1);
-    expect(await read(lt(items.rank, 10), 10, 1000)).toEqual({ rows: [], total: 10 });
+    expect(await read(lt(items.rank, 10), 10, 1000)).toEqual({ rows: [], total: 10, capped: false });
     expect(statements).toHaveLength(1);
   });
 
@@ -73,13 +74,30 @@ describe('countedPage', () => {
     const where = lt(items.rank, 40);
     const capped = await read(where, 0, 1000, 30);
     expect(capped.total).toBe(30);
+    expect(capped.capped).toBe(true);
     expect(statements[0]).toContain('limit');
     expect(statements.at(-1)).toContain('order by "items"."rank" asc, "items"."id" asc');
     expect(capped.rows).toEqual(await expected(where, 0));
     // Past the cap no page is read, though more rows match.
-    expect(await read(where, 30, 1000, 30)).toEqual({ rows: [], total: 30 });
+    expect(await read(where, 30, 1000, 30)).toEqual({ rows: [], total: 30, capped: true });
     // At or under the cap the count is exact.
-    expect((await read(where, 0, 1000, 40)).total).toBe(40);
+    expect(await read(where, 0, 1000, 40)).toMatchObject({ total: 40, capped: false });
     expect((await read(undefined, 0, 1000, 30)).total).toBe(100);
+  });
+
+  it('counts a search up to SEARCH_COUNT_CAP, other filters up to COUNT_CAP', async () => {
+    await client.exec(`CREATE TABLE many AS SELECT n AS id FROM generate_series(1, ${SEARCH_COUNT_CAP + 500}) AS n`);
+    const many = pgTable('many', { id: integer().primaryKey() });
+    const count = (searched: boolean) =>
+      countedPage({
+        db: db as unknown as Db,
+        where: gt(many.id, 0),
+        table: many,
+        offset: 0,
+        searched,
+        page: async () => [],
+      });
+    expect(await count(true)).toMatchObject({ total: SEARCH_COUNT_CAP, capped: true });
+    expect(await count(false)).toMatchObject({ total: SEARCH_COUNT_CAP + 500, capped: false });
   });
 });

@@ -56,11 +56,12 @@ export function createAdminUsersService({ db }: { db: Db }) {
     }[sortBy];
     const direction = sortOrder === 'asc' ? asc : desc;
     const offset = (page - 1) * limit;
-    const { rows, total } = await countedPage({
+    const { rows, total, capped } = await countedPage({
       db,
       where,
       table: users,
       offset,
+      searched: Boolean(search),
       // Unsearched, the rollup has the count.
       ...(search ? {} : { countMatches: () => countRows(db, ['users']) }),
       page: (filter, matchesFirst) =>
@@ -72,7 +73,7 @@ export function createAdminUsersService({ db }: { db: Db }) {
           .limit(limit)
           .offset(offset),
     });
-    return { users: rows.map(toAdminUser), pagination: paginationOf(page, limit, total) };
+    return { users: rows.map(toAdminUser), pagination: paginationOf(page, limit, total, capped) };
   }
 
   return { list };

@@ -203,11 +203,12 @@ export function createProductsAdminService({
     }
     const values = { pattern: search && containing(search), aliId: search, categoryId };
     const offset = (query.page - 1) * query.limit;
-    const { rows, total } = await countedPage({
+    const { rows, total, capped } = await countedPage({
       db,
       where: whereOf(values),
       table: products,
       offset,
+      searched: search !== undefined,
       /*
        * Unsearched, the matches are counted a cheaper way than counting what the filters select:
        * every product (kept between reads), or a category alone (its rows in product_categories,
@@ -227,7 +228,7 @@ export function createProductsAdminService({
           matchesFirst,
         }).execute({ ...values, limit: query.limit, offset }),
     });
-    return { products: present(rows), pagination: paginationOf(query.page, query.limit, total) };
+    return { products: present(rows), pagination: paginationOf(query.page, query.limit, total, capped) };
   }
 
   /** How many products a category holds: its rows in product_categories, one per product. */

@@ -233,11 +233,12 @@ export function createNewsletterService({
   async function list(query: ListQuery) {
     const { page, limit } = query;
     const offset = (page - 1) * limit;
-    const { rows, total } = await countedPage({
+    const { rows, total, capped } = await countedPage({
       db,
       where: whereOf(query),
       table: subscribers,
       offset,
+      searched: Boolean(query.search),
       page: (filter, matchesFirst) =>
         db
           .select()
@@ -247,7 +248,7 @@ export function createNewsletterService({
           .limit(limit)
           .offset(offset),
     });
-    return { subscribers: rows.map(toAdminSubscriber), pagination: paginationOf(page, limit, total) };
+    return { subscribers: rows.map(toAdminSubscriber), pagination: paginationOf(page, limit, total, capped) };
   }
 
   /**

@@ -253,11 +253,12 @@ export function createAdminOrdersService({ db }: { db: Db }) {
   async function list(query: AdminOrderFilters & { page: number; limit: number }) {
     const offset = (query.page - 1) * query.limit;
     const pattern = patternOf(query.search);
-    const { rows, total } = await countedPage({
+    const { rows, total, capped } = await countedPage({
       db,
       where: whereOf({ pattern, statusFilter: query.statusFilter }),
       table: orders,
       offset,
+      searched: pattern !== undefined,
       // Unsearched, the rollup has the count: of every order, or of one status.
       ...(pattern
         ? {}
@@ -277,7 +278,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
     });
     return {
       orders: rows.map(toAdminOrder),
-      pagination: paginationOf(query.page, query.limit, total),
+      pagination: paginationOf(query.page, query.limit, total, capped),
     };
   }
 

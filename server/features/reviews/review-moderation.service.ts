@@ -158,11 +158,12 @@ export function createReviewModerationService({
   async function list({ page, limit, search, sortBy, sortOrder, ratingFilter, statusFilter }: ListQuery) {
     const pattern = search ? containing(search) : undefined;
     const offset = (page - 1) * limit;
-    const { rows, total } = await countedPage({
+    const { rows, total, capped } = await countedPage({
       db,
       where: whereOf({ pattern, ratingFilter, statusFilter }),
       table: reviews,
       offset,
+      searched: pattern !== undefined,
       // Neither searched nor by rating, the rollup has the count.
       ...(pattern || ratingFilter !== undefined
         ? {}
@@ -181,7 +182,7 @@ export function createReviewModerationService({
           offset,
         }),
     });
-    return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total) };
+    return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total, capped) };
   }
 
   /** The reviews named, locked for the change; every one must exist, or nothing changes. */

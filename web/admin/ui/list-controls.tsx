@@ -1,6 +1,5 @@
 import { useEffect, useId, useState } from 'react';
 import { VALIDATION_DEBOUNCE_MS } from '#common/constants.ts';
-import { COUNT_CAP } from '#common/contracts/pagination.ts';
 import { errorMessage } from '#web/common/api-client.ts';
 import { nextSort, type Sort } from './list-state.ts';
 import { input, label as labelStyle, secondaryButton } from './styles.ts';
@@ -136,12 +135,19 @@ export function SortHeader<Field extends string>({
 export function ListFooter({
   list,
 }: {
-  list: { rows: readonly unknown[]; total: number; hasMore: boolean; isLoadingMore: boolean; loadMore: () => void };
+  list: {
+    rows: readonly unknown[];
+    total: number;
+    capped: boolean;
+    hasMore: boolean;
+    isLoadingMore: boolean;
+    loadMore: () => void;
+  };
 }) {
   return (
     <div className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-stone-600">
       <p>
-        Showing {list.rows.length} of {list.total >= COUNT_CAP ? `${COUNT_CAP}+` : list.total}
+        Showing {list.rows.length} of {list.capped ? `${list.total}+` : list.total}
       </p>
       {list.hasMore ? (
         <button type="button" className={secondaryButton} onClick={list.loadMore} disabled={list.isLoadingMore}>

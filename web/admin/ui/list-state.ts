@@ -5,7 +5,7 @@
 
 export type SortOrder = 'asc' | 'desc';
 export type Sort<Field extends string> = { sortBy: Field; sortOrder: SortOrder };
-export type ListPagination = { page: number; pages: number; total: number };
+export type ListPagination = { page: number; pages: number; total: number; capped?: boolean };
 
 /** One page as the list understands it; `pagination` is null when the API answered a bare array. */
 export type ListPage<Item> = { items: Item[]; pagination: ListPagination | null };

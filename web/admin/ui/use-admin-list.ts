@@ -82,6 +82,8 @@ export function useAdminList<Item>({
   return {
     rows,
     total: last?.pagination?.total ?? rows.length,
+    /** The total is a count up to a cap, and more match (shown "N+"). */
+    capped: last?.pagination?.capped === true,
     isLoading: query.isPending,
     error: error as ApiRequestError | Error | null,
     hasMore: Boolean(hasNextPage),
