@@ -1,6 +1,6 @@
 import { type AnyColumn, type asc, type Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { COUNT_CAP, SEARCH_COUNT_CAP } from '#common/contracts/pagination.ts';
+import { COUNT_CAP } from '#common/contracts/pagination.ts';
 import type { Db } from './client.ts';
 
 /**
@@ -25,16 +25,14 @@ type PageRead<Row> = {
   fewMatches?: number;
   /** Counts the matches another way, when the list knows a cheaper one than counting its table. */
   countMatches?: () => Promise<number>;
-  /** Whether the filters include a text search: its matches are counted up to SEARCH_COUNT_CAP. */
-  searched?: boolean;
-  /** Other filters' matches are counted up to this many (COUNT_CAP; tests pass a small one). */
+  /** Filtered matches are counted up to this many (COUNT_CAP; tests pass a small one). */
   countCap?: number;
 };
 
 /**
  * A page of an admin list and the number of all its matches (counted in the list's table alone:
- * its joins only add columns; a filter's up to COUNT_CAP, a search's up to SEARCH_COUNT_CAP, and
- * `capped` when there are more). Unfiltered, both are read side by side. Filtered, the count comes
+ * its joins only add columns; a filter's up to COUNT_CAP, and `capped` when
+ * there are more). Unfiltered, both are read side by side. Filtered, the count comes
  * first and decides how the page is read: not at all past the end, and sorted from the matches
  * alone when they are few.
  */
@@ -46,8 +44,7 @@ export async function countedPage<Row>({
   page,
   fewMatches = FEW_MATCHES,
   countMatches,
-  searched = false,
-  countCap = searched ? SEARCH_COUNT_CAP : COUNT_CAP,
+  countCap = COUNT_CAP,
 }: PageRead<Row>): Promise<{ rows: Row[]; total: number; capped: boolean }> {
   if (!where) {
     const [rows, total] = await Promise.all([page(undefined, false), countMatches ? countMatches() : db.$count(table)]);

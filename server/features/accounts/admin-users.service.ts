@@ -61,7 +61,6 @@ export function createAdminUsersService({ db }: { db: Db }) {
       where,
       table: users,
       offset,
-      searched: Boolean(search),
       // Unsearched, the rollup has the count.
       ...(search ? {} : { countMatches: () => countRows(db, ['users']) }),
       page: (filter, matchesFirst) =>

@@ -208,7 +208,6 @@ export function createProductsAdminService({
       where: whereOf(values),
       table: products,
       offset,
-      searched: search !== undefined,
       /*
        * Unsearched, the matches are counted a cheaper way than counting what the filters select:
        * every product (kept between reads), or a category alone (its rows in product_categories,

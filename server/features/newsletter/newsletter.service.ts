@@ -238,7 +238,6 @@ export function createNewsletterService({
       where: whereOf(query),
       table: subscribers,
       offset,
-      searched: Boolean(query.search),
       page: (filter, matchesFirst) =>
         db
           .select()

@@ -258,7 +258,6 @@ export function createAdminOrdersService({ db }: { db: Db }) {
       where: whereOf({ pattern, statusFilter: query.statusFilter }),
       table: orders,
       offset,
-      searched: pattern !== undefined,
       // Unsearched, the rollup has the count: of every order, or of one status.
       ...(pattern
         ? {}

@@ -163,7 +163,6 @@ export function createReviewModerationService({
       where: whereOf({ pattern, ratingFilter, statusFilter }),
       table: reviews,
       offset,
-      searched: pattern !== undefined,
       // Neither searched nor by rating, the rollup has the count.
       ...(pattern || ratingFilter !== undefined
         ? {}
