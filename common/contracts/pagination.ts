@@ -24,3 +24,10 @@ export function paginationOf(page: number, limit: number, total: number, capped 
  * nobody pages through.
  */
 export const COUNT_CAP = 10_000;
+
+/**
+ * A searched list counts fewer: a common word's matches are counted by reading the table until
+ * the cap is reached, so the count costs the cap over the word's share of the rows ("noisy", in
+ * 8 % of ten million reviews: 160 ms to 10,001 matches, 16 ms to 1,001).
+ */
+export const SEARCH_COUNT_CAP = 1_000;

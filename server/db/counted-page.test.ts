@@ -1,10 +1,11 @@
 import { PGlite } from '@electric-sql/pglite';
-import { asc, gt, lt, type SQL } from 'drizzle-orm';
+import { asc, eq, gt, lt, type SQL } from 'drizzle-orm';
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_COUNT_CAP } from '#common/contracts/pagination.ts';
 import type { Db } from './client.ts';
-import { countedPage, sortKeys } from './counted-page.ts';
+import { countedPage, type PageReadMode, pageIdsOf, sortKeys, windowRowsFor } from './counted-page.ts';
 
 const items = pgTable('items', { id: text().primaryKey(), rank: integer().notNull() });
 
@@ -21,6 +22,23 @@ describe('countedPage', () => {
   });
   afterAll(() => client.close());
 
+  /** A page of 5 as the admin lists read one: its ids the way `mode` says, then its rows. */
+  const pageOf = (table: typeof items, filter: SQL | undefined, mode: PageReadMode, offset: number) => {
+    const orderBy = sortKeys([table.rank, table.id], asc, mode === 'matches');
+    const ids = pageIdsOf(db as unknown as Db, table.id, {
+      where: filter,
+      orderBy,
+      limit: 5,
+      offset,
+      window: mode === 'window' && windowRowsFor(offset, 5),
+    });
+    return db
+      .select({ id: table.id, rank: table.rank })
+      .from(table)
+      .innerJoin(ids, eq(ids.id, table.id))
+      .orderBy(asc(table.rank), asc(table.id));
+  };
+
   const read = (where: SQL | undefined, offset: number, fewMatches: number, countCap?: number) => {
     statements.length = 0;
     return countedPage({
@@ -30,14 +48,8 @@ describe('countedPage', () => {
       offset,
       fewMatches,
       ...(countCap === undefined ? {} : { countCap }),
-      page: (filter, matchesFirst) =>
-        db
-          .select()
-          .from(items)
-          .where(filter)
-          .orderBy(...sortKeys([items.rank, items.id], asc, matchesFirst))
-          .limit(5)
-          .offset(offset),
+      limit: 5,
+      page: (filter, mode) => pageOf(items, filter, mode, offset),
     });
   };
   const expected = (where: SQL | undefined, offset: number) =>
@@ -69,18 +81,62 @@ describe('countedPage', () => {
     expect(all.rows).toEqual(await expected(undefined, 95));
   });
 
-  it('counts the matches of a filter up to the cap: past it, the total is the cap and the sort index is walked', async () => {
+  it('counts the matches of a filter up to the cap: past it, the total is the cap and the page is looked for in a window of the first rows', async () => {
     const where = lt(items.rank, 40);
     const capped = await read(where, 0, 1000, 30);
     expect(capped.total).toBe(30);
     expect(capped.capped).toBe(true);
     expect(statements[0]).toContain('limit');
-    expect(statements.at(-1)).toContain('order by "items"."rank" asc, "items"."id" asc');
+    expect(statements).toHaveLength(2);
+    expect(statements.at(-1)).toContain(
+      'from (select "id", "rank" from "items" order by "items"."rank" asc, "items"."id" asc limit',
+    );
     expect(capped.rows).toEqual(await expected(where, 0));
     // Past the cap no page is read, though more rows match.
     expect(await read(where, 30, 1000, 30)).toEqual({ rows: [], total: 30, capped: true });
     // At or under the cap the count is exact.
     expect(await read(where, 0, 1000, 40)).toMatchObject({ total: 40, capped: false });
     expect((await read(undefined, 0, 1000, 30)).total).toBe(100);
+  });
+
+  it('reads the page again from the matches when the window of first rows holds less than a page of them', async () => {
+    await client.exec(
+      `CREATE TABLE far AS SELECT 'far-' || lpad(n::text, 6, '0') AS id, n AS rank FROM generate_series(1, ${windowRowsFor(5, 5) + 100}) AS n`,
+    );
+    const far = pgTable('far', { id: text().primaryKey(), rank: integer().notNull() });
+    // The matches all lie past the window, and are more than the cap.
+    const where = gt(far.rank, windowRowsFor(5, 5) + 40);
+    statements.length = 0;
+    const read = await countedPage({
+      db: db as unknown as Db,
+      where,
+      table: far,
+      offset: 5,
+      limit: 5,
+      countCap: 20,
+      page: (filter, mode) => pageOf(far as unknown as typeof items, filter, mode, 5),
+    });
+    expect(read).toMatchObject({ total: 20, capped: true });
+    expect(read.rows.map((row) => row.rank)).toEqual([46, 47, 48, 49, 50].map((n) => windowRowsFor(5, 5) + n));
+    // The count, the window (short), then the matches sorted.
+    expect(statements).toHaveLength(3);
+    expect(statements.at(-1)).toContain('COALESCE');
+  });
+
+  it('counts a search up to SEARCH_COUNT_CAP, other filters up to COUNT_CAP', async () => {
+    await client.exec(`CREATE TABLE many AS SELECT n AS id FROM generate_series(1, ${SEARCH_COUNT_CAP + 500}) AS n`);
+    const many = pgTable('many', { id: integer().primaryKey() });
+    const count = (searched: boolean) =>
+      countedPage({
+        db: db as unknown as Db,
+        where: gt(many.id, 0),
+        table: many,
+        offset: 0,
+        limit: 5,
+        searched,
+        page: async () => [],
+      });
+    expect(await count(true)).toMatchObject({ total: SEARCH_COUNT_CAP, capped: true });
+    expect(await count(false)).toMatchObject({ total: SEARCH_COUNT_CAP + 500, capped: false });
   });
 });

@@ -1,6 +1,15 @@
-import { type AnyColumn, type asc, type Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import {
+  type AnyColumn,
+  type asc,
+  getTableColumns,
+  getTableName,
+  type Placeholder,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { COUNT_CAP } from '#common/contracts/pagination.ts';
+import { COUNT_CAP, SEARCH_COUNT_CAP } from '#common/contracts/pagination.ts';
 import type { Db } from './client.ts';
 
 /**
@@ -14,25 +23,53 @@ import type { Db } from './client.ts';
  */
 export const FEW_MATCHES = 15_000;
 
+/**
+ * How many of a table's first rows in the sort's order a page is looked for in when its matches
+ * are too many to count (mode 'window'): 20 for each row up to the page's end, at least 2,000.
+ * The window holds a page when at least one row in 20 matches there (a common word: "noisy" is in
+ * one review in 12). Reading it costs about 1 µs a row where each row is checked against a search
+ * (2,000 orders: 2.3 ms), and the read stops as soon as the page is full; a window too sparse
+ * costs that much before the page is read from the matches.
+ */
+export function windowRowsFor(offset: number, limit: number): number {
+  return Math.max(2_000, 20 * (offset + limit));
+}
+
+/**
+ * How a filtered page is read (countedPage decides, from the count):
+ * - 'walk': the sort's index is walked until a page of matches turns up; the matches are many,
+ *   and counted.
+ * - 'matches': the matches alone are read through the filter's indexes, then sorted; they are few.
+ * - 'window': only the first rows in the sort's order are looked at (windowRowsFor). The matches were
+ *   more than the count's cap, so they are many, but they may all lie far along the sort (the
+ *   orders of long-ago shoppers): a walk could cross the whole table. A full page from the window
+ *   is the right page; a short one is read again as 'matches'.
+ */
+export type PageReadMode = 'walk' | 'matches' | 'window';
+
 type PageRead<Row> = {
   db: Db;
   /** The list's filters, or undefined for every row. */
   where: SQL | undefined;
   table: PgTable;
   offset: number;
-  /** Reads the page; `matchesFirst`: its order must come from sortKeys(…, true). */
-  page: (where: SQL | undefined, matchesFirst: boolean) => Promise<Row[]>;
+  /** The page's size: a window's page is only taken when it is full. */
+  limit: number;
+  /** Reads the page the way `mode` says (pageIdsOf reads a page's ids each way). */
+  page: (where: SQL | undefined, mode: PageReadMode) => Promise<Row[]>;
   fewMatches?: number;
   /** Counts the matches another way, when the list knows a cheaper one than counting its table. */
   countMatches?: () => Promise<number>;
-  /** Filtered matches are counted up to this many (COUNT_CAP; tests pass a small one). */
+  /** Whether the filters include a text search: its matches are counted up to SEARCH_COUNT_CAP. */
+  searched?: boolean;
+  /** Other filters' matches are counted up to this many (COUNT_CAP; tests pass a small one). */
   countCap?: number;
 };
 
 /**
  * A page of an admin list and the number of all its matches (counted in the list's table alone:
- * its joins only add columns; a filter's up to COUNT_CAP, and `capped` when
- * there are more). Unfiltered, both are read side by side. Filtered, the count comes
+ * its joins only add columns; a filter's up to COUNT_CAP, a search's up to SEARCH_COUNT_CAP, and
+ * `capped` when there are more). Unfiltered, both are read side by side. Filtered, the count comes
  * first and decides how the page is read: not at all past the end, and sorted from the matches
  * alone when they are few.
  */
@@ -41,13 +78,18 @@ export async function countedPage<Row>({
   where,
   table,
   offset,
+  limit,
   page,
   fewMatches = FEW_MATCHES,
   countMatches,
-  countCap = COUNT_CAP,
+  searched = false,
+  countCap = searched ? SEARCH_COUNT_CAP : COUNT_CAP,
 }: PageRead<Row>): Promise<{ rows: Row[]; total: number; capped: boolean }> {
   if (!where) {
-    const [rows, total] = await Promise.all([page(undefined, false), countMatches ? countMatches() : db.$count(table)]);
+    const [rows, total] = await Promise.all([
+      page(undefined, 'walk'),
+      countMatches ? countMatches() : db.$count(table),
+    ]);
     return { rows, total, capped: false };
   }
   const counted = countMatches
@@ -64,7 +106,9 @@ export async function countedPage<Row>({
   const capped = !countMatches && counted > countCap;
   const total = capped ? countCap : counted;
   if (offset >= total) return { rows: [], total, capped };
-  return { rows: await page(where, !capped && total <= fewMatches), total, capped };
+  if (!capped) return { rows: await page(where, total <= fewMatches ? 'matches' : 'walk'), total, capped };
+  const windowed = await page(where, 'window');
+  return { rows: windowed.length === limit ? windowed : await page(where, 'matches'), total, capped };
 }
 
 /**
@@ -82,6 +126,10 @@ export function sortKeys(keys: (AnyColumn | SQLWrapper)[], direction: typeof asc
  * the page's rows alone, not also for every row the offset skips, which reads those rows too
  * (page 500 of the admin reviews joined 4,990 skipped reviews' products and authors: 72 ms at
  * 10,000,000 reviews). The details' select orders by the same keys again.
+ *
+ * With `window` (a number of rows), the ids are read from the table's first rows in `orderBy`'s
+ * order (a subquery under the table's own name, so that the filter's columns name its columns):
+ * countedPage's mode 'window'.
  */
 export function pageIdsOf<Id extends PgColumn>(
   db: Db,
@@ -91,11 +139,37 @@ export function pageIdsOf<Id extends PgColumn>(
     orderBy,
     limit,
     offset,
-  }: { where: SQL | undefined; orderBy: SQL[]; limit: number | Placeholder; offset: number | Placeholder },
+    window = false,
+  }: {
+    where: SQL | undefined;
+    orderBy: SQL[];
+    limit: number | Placeholder;
+    offset: number | Placeholder;
+    window?: number | Placeholder | false;
+  },
 ) {
-  return db
-    .select({ id })
+  if (window === false) {
+    return db
+      .select({ id })
+      .from(id.table)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(limit)
+      .offset(offset)
+      .as('page_ids');
+  }
+  const firstRows = db
+    .select()
     .from(id.table)
+    .orderBy(...orderBy)
+    .limit(window)
+    .as(getTableName(id.table));
+  const idKey = Object.entries(getTableColumns(id.table)).find(([, column]) => column === id)?.[0] ?? 'id';
+  const windowId = (firstRows as unknown as Record<string, Id>)[idKey] as Id;
+  // The same keys again: PostgreSQL keeps the window's order, so the read stops at a full page.
+  return db
+    .select({ id: windowId })
+    .from(firstRows)
     .where(where)
     .orderBy(...orderBy)
     .limit(limit)
@@ -104,24 +178,21 @@ export function pageIdsOf<Id extends PgColumn>(
 }
 
 /**
- * pageIdsOf for a page statement built once per shape (statement-shapes.ts): ordered by `keys`
- * (read from the matches alone when `matchesFirst`), its limit and offset the placeholders
- * `limit` and `offset`.
+ * pageIdsOf for a page statement built once per shape (statement-shapes.ts): ordered by `keys` the
+ * way `mode` reads, its limit, offset and window the placeholders `limit`, `offset` and `window`
+ * (windowRowsFor).
  */
 export function pageIdsPlaceholderOf<Id extends PgColumn>(
   db: Db,
   id: Id,
-  {
-    where,
-    keys,
-    direction,
-    matchesFirst,
-  }: { where: SQL | undefined; keys: (AnyColumn | SQLWrapper)[]; direction: typeof asc; matchesFirst: boolean },
+  options: { where: SQL | undefined; keys: (AnyColumn | SQLWrapper)[]; direction: typeof asc; mode: PageReadMode },
 ) {
+  const { where, keys, direction, mode } = options;
   return pageIdsOf(db, id, {
     where,
-    orderBy: sortKeys(keys, direction, matchesFirst),
+    orderBy: sortKeys(keys, direction, mode === 'matches'),
     limit: sql.placeholder('limit'),
     offset: sql.placeholder('offset'),
+    window: mode === 'window' && sql.placeholder('window'),
   });
 }

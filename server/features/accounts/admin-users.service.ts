@@ -1,9 +1,9 @@
-import { asc, desc, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { AdminUser, listAdminUsers } from '#common/contracts/admin/users.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, sortKeys } from '#server/db/counted-page.ts';
+import { countedPage, pageIdsOf, sortKeys, windowRowsFor } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { users } from './accounts.tables.ts';
@@ -61,16 +61,25 @@ export function createAdminUsersService({ db }: { db: Db }) {
       where,
       table: users,
       offset,
+      searched: Boolean(search),
+      limit,
       // Unsearched, the rollup has the count.
       ...(search ? {} : { countMatches: () => countRows(db, ['users']) }),
-      page: (filter, matchesFirst) =>
-        db
+      page: (filter, mode) => {
+        const orderBy = sortKeys([column, users.id], direction, mode === 'matches');
+        const pageIds = pageIdsOf(db, users.id, {
+          where: filter,
+          orderBy,
+          limit,
+          offset,
+          window: mode === 'window' && windowRowsFor(offset, limit),
+        });
+        return db
           .select(adminUserColumns)
           .from(users)
-          .where(filter)
-          .orderBy(...sortKeys([column, users.id], direction, matchesFirst))
-          .limit(limit)
-          .offset(offset),
+          .innerJoin(pageIds, eq(pageIds.id, users.id))
+          .orderBy(...sortKeys([column, users.id], direction));
+      },
     });
     return { users: rows.map(toAdminUser), pagination: paginationOf(page, limit, total, capped) };
   }

@@ -12,7 +12,13 @@ import {
 } from '#common/product-rules.ts';
 import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
+import {
+  countedPage,
+  type PageReadMode,
+  pageIdsPlaceholderOf,
+  sortKeys,
+  windowRowsFor,
+} from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
@@ -41,7 +47,7 @@ type ListQuery = {
 type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder'> & {
   searched: boolean;
   inCategory: boolean;
-  matchesFirst: boolean;
+  mode: PageReadMode;
 };
 
 const slugTaken = (slug: string) => conflict('slug_taken', `The URL slug "${slug}" is already used by another product`);
@@ -165,7 +171,7 @@ export function createProductsAdminService({
   /** A page of products, its ids read first: the details' subqueries then run for its rows alone. */
   const pageStatement = statementPerShape(
     'admin_products',
-    ({ sortBy, sortOrder, searched, inCategory, matchesFirst }: PageShape, name) => {
+    ({ sortBy, sortOrder, searched, inCategory, mode }: PageShape, name) => {
       const keys = [sortColumns[sortBy], products.id];
       const direction = sortOrder === 'asc' ? asc : desc;
       const pageIds = pageIdsPlaceholderOf(db, products.id, {
@@ -176,7 +182,7 @@ export function createProductsAdminService({
         }),
         keys,
         direction,
-        matchesFirst,
+        mode,
       });
       return db
         .select(detailedColumns)
@@ -208,6 +214,8 @@ export function createProductsAdminService({
       where: whereOf(values),
       table: products,
       offset,
+      searched: search !== undefined,
+      limit: query.limit,
       /*
        * Unsearched, the matches are counted a cheaper way than counting what the filters select:
        * every product (kept between reads), or a category alone (its rows in product_categories,
@@ -218,14 +226,14 @@ export function createProductsAdminService({
         : categoryId === undefined
           ? countAllProducts
           : () => countInCategory(categoryId),
-      page: (_filter, matchesFirst) =>
+      page: (_filter, mode) =>
         pageStatement({
           sortBy: query.sortBy,
           sortOrder: query.sortOrder,
           searched: search !== undefined,
           inCategory: categoryId !== undefined,
-          matchesFirst,
-        }).execute({ ...values, limit: query.limit, offset }),
+          mode,
+        }).execute({ ...values, limit: query.limit, offset, window: windowRowsFor(offset, query.limit) }),
     });
     return { products: present(rows), pagination: paginationOf(query.page, query.limit, total, capped) };
   }

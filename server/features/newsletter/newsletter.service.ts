@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import { validateEmail } from '#common/account-rules.ts';
 import type {
@@ -12,7 +12,7 @@ import { newsletterMessages, newsletterPages } from '#common/contracts/newslette
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
 import { type Db, executeRows } from '#server/db/client.ts';
-import { countedPage, sortKeys } from '#server/db/counted-page.ts';
+import { countedPage, pageIdsOf, sortKeys, windowRowsFor } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
@@ -238,14 +238,22 @@ export function createNewsletterService({
       where: whereOf(query),
       table: subscribers,
       offset,
-      page: (filter, matchesFirst) =>
-        db
-          .select()
+      searched: Boolean(query.search),
+      limit,
+      page: (filter, mode) => {
+        const pageIds = pageIdsOf(db, subscribers.id, {
+          where: filter,
+          orderBy: orderOf(query, mode === 'matches'),
+          limit,
+          offset,
+          window: mode === 'window' && windowRowsFor(offset, limit),
+        });
+        return db
+          .select(getTableColumns(subscribers))
           .from(subscribers)
-          .where(filter)
-          .orderBy(...orderOf(query, matchesFirst))
-          .limit(limit)
-          .offset(offset),
+          .innerJoin(pageIds, eq(pageIds.id, subscribers.id))
+          .orderBy(...orderOf(query));
+      },
     });
     return { subscribers: rows.map(toAdminSubscriber), pagination: paginationOf(page, limit, total, capped) };
   }

@@ -2,7 +2,13 @@ import { and, asc, desc, eq, type Placeholder, type SQL, sql } from 'drizzle-orm
 import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orders.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
+import {
+  countedPage,
+  type PageReadMode,
+  pageIdsPlaceholderOf,
+  sortKeys,
+  windowRowsFor,
+} from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
@@ -88,7 +94,7 @@ export type AdminOrderRow = Awaited<ReturnType<typeof selectOrders>>[number];
 /** What a page's statement is built for; the search's pattern, the limit and the offset are its values. */
 type PageShape = Pick<AdminOrderFilters, 'sortBy' | 'sortOrder' | 'statusFilter'> & {
   searched: boolean;
-  matchesFirst: boolean;
+  mode: PageReadMode;
 };
 
 /** Orders with their details, for the page's ids to be joined to (`innerJoin(pageIds, …)`). */
@@ -234,14 +240,14 @@ export function createAdminOrdersService({ db }: { db: Db }) {
   /** A page of orders, its ids read first (its details are then read for its rows alone). */
   const pageStatement = statementPerShape(
     'admin_orders',
-    ({ sortBy, sortOrder, statusFilter, searched, matchesFirst }: PageShape, name) => {
+    ({ sortBy, sortOrder, statusFilter, searched, mode }: PageShape, name) => {
       const keys = sortColumns(sortBy);
       const direction = sortOrder === 'asc' ? asc : desc;
       const pageIds = pageIdsPlaceholderOf(db, orders.id, {
         where: whereOf({ pattern: searched ? sql.placeholder('pattern') : undefined, statusFilter }),
         keys,
         direction,
-        matchesFirst,
+        mode,
       });
       return selectOrders(db)
         .innerJoin(pageIds, eq(pageIds.id, orders.id))
@@ -258,21 +264,24 @@ export function createAdminOrdersService({ db }: { db: Db }) {
       where: whereOf({ pattern, statusFilter: query.statusFilter }),
       table: orders,
       offset,
+      searched: pattern !== undefined,
+      limit: query.limit,
       // Unsearched, the rollup has the count: of every order, or of one status.
       ...(pattern
         ? {}
         : { countMatches: () => countRows(db, [query.statusFilter ? `orders:${query.statusFilter}` : 'orders']) }),
-      page: (_filter, matchesFirst) =>
+      page: (_filter, mode) =>
         pageStatement({
           sortBy: query.sortBy,
           sortOrder: query.sortOrder,
           statusFilter: query.statusFilter,
           searched: pattern !== undefined,
-          matchesFirst,
+          mode,
         }).execute({
           pattern,
           limit: query.limit,
           offset,
+          window: windowRowsFor(offset, query.limit),
         }),
     });
     return {

@@ -4,7 +4,13 @@ import type { AdminReview, bulkReviewStatuses, listAdminReviews } from '#common/
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { isDenied, mayApprove, mayFlag } from '#common/review-rules.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
+import {
+  countedPage,
+  type PageReadMode,
+  pageIdsPlaceholderOf,
+  sortKeys,
+  windowRowsFor,
+} from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
@@ -101,7 +107,7 @@ function whereOf({
 /** What a page's statement is built for; the search's pattern, the limit and the offset are its values. */
 type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder' | 'statusFilter' | 'ratingFilter'> & {
   searched: boolean;
-  matchesFirst: boolean;
+  mode: PageReadMode;
 };
 
 /** The row_counts scopes of each status filter (its statuses'), and of no filter. */
@@ -131,7 +137,7 @@ export function createReviewModerationService({
   /** A page of reviews, its ids read first (its products and authors are then joined for its rows alone). */
   const pageStatement = statementPerShape(
     'admin_reviews',
-    ({ sortBy, sortOrder, statusFilter, ratingFilter, searched, matchesFirst }: PageShape, name) => {
+    ({ sortBy, sortOrder, statusFilter, ratingFilter, searched, mode }: PageShape, name) => {
       const column = { createdAt: reviews.createdAt, rating: reviews.rating, helpfulCount: reviews.helpfulCount }[
         sortBy
       ];
@@ -142,7 +148,7 @@ export function createReviewModerationService({
         where: whereOf({ pattern: searched ? sql.placeholder('pattern') : undefined, ratingFilter, statusFilter }),
         keys: order,
         direction,
-        matchesFirst,
+        mode,
       });
       return db
         .select(columns)
@@ -163,22 +169,25 @@ export function createReviewModerationService({
       where: whereOf({ pattern, ratingFilter, statusFilter }),
       table: reviews,
       offset,
+      searched: pattern !== undefined,
+      limit,
       // Neither searched nor by rating, the rollup has the count.
       ...(pattern || ratingFilter !== undefined
         ? {}
         : { countMatches: () => countRows(db, statusFilterScopes[statusFilter ?? 'all']) }),
-      page: (_filter, matchesFirst) =>
+      page: (_filter, mode) =>
         pageStatement({
           sortBy,
           sortOrder,
           statusFilter,
           ratingFilter,
           searched: pattern !== undefined,
-          matchesFirst,
+          mode,
         }).execute({
           pattern,
           limit,
           offset,
+          window: windowRowsFor(offset, limit),
         }),
     });
     return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total, capped) };
