@@ -36,7 +36,7 @@ import {
 import { root, steadyRss, stopAllProcesses } from './processes.ts';
 import { type BenchResults, evaluateTargets, resultsFile, type StageError, summary, writeResults } from './report.ts';
 import { addReviews, reviewEndpoints, reviewsAtScale, signedInCookies } from './reviews.ts';
-import { assertShopRunning, buildWebApp, type Shop, startShop, stopShop } from './shop.ts';
+import { assertShopRunning, buildWebApp, type Shop, startSeededShop, startShop, stopShop } from './shop.ts';
 
 const pages = ['/', '/products', '/product/desktop-fountain', '/product/desktop-fountain/reviews', '/cart'];
 const productPage = '/product/desktop-fountain';
@@ -353,7 +353,10 @@ async function main(): Promise<number> {
     'cold-start',
   ];
   const embeddedSections = sections.some((section) => !ownShops.includes(section));
-  const shop = built && embeddedSections ? await stage('start the shop', results.errors, () => startShop()) : null;
+  const shop =
+    built && embeddedSections
+      ? await stage('start the shop (seeded by a first start)', results.errors, () => startSeededShop())
+      : null;
   if (shop) {
     runningShop = shop;
     const checkoutNext = sections.includes('checkout');
