@@ -52,7 +52,8 @@ async function main() {
     startup.databaseReady = sinceStart();
     return database;
   });
-  const appModules = loadAppModules().then((modules) => {
+  const web = config.env === 'production' ? 'production' : 'development';
+  const appModules = loadAppModules(web).then((modules) => {
     startup.appModulesLoaded = sinceStart();
     return modules;
   });
@@ -60,7 +61,7 @@ async function main() {
   databaseReady.catch(() => {});
   appModules.catch(() => {});
   let [database, modules] = await Promise.all([databaseReady, appModules]);
-  const { buildApp, createStorage, ensureOwner, ensureWebBuild, getInstanceSecret, createJobs } = modules;
+  const { buildApp, createStorage, ensureOwner, getInstanceSecret, createJobs } = modules;
 
   const storage = createStorage(config);
   if (config.seedDemoData && (await isEmpty(database))) {
@@ -70,8 +71,6 @@ async function main() {
     await runSeedProcess();
     if (database.pglite) database = await openDatabase(config.database);
   }
-  const web = config.env === 'production' ? 'production' : 'development';
-  if (web === 'production') ensureWebBuild();
   const signingKey = config.sessionSecret ?? (await getInstanceSecret(database.db, 'signing-key'));
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
 
@@ -174,21 +173,27 @@ async function main() {
 }
 
 /** The application's modules, loaded while the database opens. */
-async function loadAppModules() {
-  const [app, adapters, owner, secrets, webBuild, jobQueue] = await Promise.all([
+async function loadAppModules(web: 'production' | 'development') {
+  const [app, adapters, owner, secrets, webBuild, jobQueue, { serverBuildFile }] = await Promise.all([
     import('./app.ts'),
     import('./adapters/adapters.ts'),
     import('./features/accounts/owner.ts'),
     import('./features/settings/instance-secrets.ts'),
     import('./http/web-build.ts'),
     import('./jobs/job-queue.ts'),
+    import('./http/web.ts'),
   ]);
+  if (web === 'production') {
+    // The web app is built (when its sources changed) and its server bundle loaded here, while
+    // the database opens, rather than once it is open: the app's mounting then finds it loaded.
+    webBuild.ensureWebBuild();
+    await import(serverBuildFile);
+  }
   return {
     buildApp: app.buildApp,
     createStorage: adapters.createStorage,
     ensureOwner: owner.ensureOwner,
     getInstanceSecret: secrets.getInstanceSecret,
-    ensureWebBuild: webBuild.ensureWebBuild,
     createJobs: jobQueue.createJobs,
   };
 }
