@@ -30,10 +30,33 @@ function browserRendersWithPreact(): Plugin {
   };
 }
 
+const headlessUiAndItsDependencies = [
+  /^@headlessui\//,
+  /^@floating-ui\//,
+  /^@react-aria\//,
+  /^@react-stately\//,
+  /^@react-types\//,
+  /^@internationalized\//,
+  /^@swc\/helpers/,
+  /^@tanstack\/react-virtual/,
+  /^react-aria$/,
+  /^react-stately$/,
+  /^aria-hidden$/,
+  /^clsx$/,
+  /^use-sync-external-store/,
+];
+
 export default defineConfig({
   plugins: [browserRendersWithPreact(), tailwindcss(), reactRouter()],
   // The server build's entry is our factory, so React Router's context keys live in the bundle (see server/web.ts).
-  environments: { ssr: { build: { rolldownOptions: { input: './server/react-router-entry.ts' } } } },
+  environments: {
+    ssr: {
+      build: { rolldownOptions: { input: './server/react-router-entry.ts' } },
+      // The back office's tabs come from Headless UI, whose dependencies load some 190 modules at
+      // every start (issue 15, cold start): bundled, only the few components used are loaded.
+      resolve: { noExternal: headlessUiAndItsDependencies },
+    },
+  },
   server: { hmr: { overlay: true } },
   build: {
     // Few files at first load (issue 15): on a slow connection each round of requests costs a

@@ -180,7 +180,7 @@ export function createLocalTestProcessor({
       return toPayment(row);
     },
 
-    parseWebhook() {
+    async parseWebhook() {
       throw new PaymentWebhookError('unsupported', 'The built-in test processor sends no webhooks.');
     },
   };

@@ -82,7 +82,7 @@ export interface PaymentProcessor {
    * Verifies and parses a webhook delivery (the raw body bytes as received, and the signature
    * header); throws PaymentWebhookError naming the problem. The built-in processor sends none.
    */
-  parseWebhook(rawBody: Buffer, signature: string | undefined): PaymentEvent;
+  parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<PaymentEvent>;
 }
 
 /** What kind of failure a provider reported, for the caller to branch on. */

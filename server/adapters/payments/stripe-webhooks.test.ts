@@ -27,7 +27,10 @@ beforeAll(async () => {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const signature = req.headers['stripe-signature'];
     try {
-      const event = processor.parseWebhook(Buffer.concat(chunks), Array.isArray(signature) ? signature[0] : signature);
+      const event = await processor.parseWebhook(
+        Buffer.concat(chunks),
+        Array.isArray(signature) ? signature[0] : signature,
+      );
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(event));
     } catch (error) {
       const problem = error instanceof PaymentWebhookError ? error.problem : 'crash';
@@ -67,9 +70,9 @@ async function deliver(type: string, object: unknown): Promise<PaymentEvent> {
   return parsed;
 }
 
-function problemOf(run: () => unknown): string {
+async function problemOf(run: () => Promise<unknown>): Promise<string> {
   try {
-    run();
+    await run();
   } catch (error) {
     if (error instanceof PaymentWebhookError) return error.problem;
     throw error;
@@ -153,18 +156,18 @@ describe('Stripe webhooks: deliveries that are refused', () => {
     expect(JSON.parse(answer)).toEqual({ problem: 'bad_signature' });
   });
 
-  test('a body changed after signing', () => {
+  test('a body changed after signing', async () => {
     const { payload, header } = body();
     const altered = payload.replace('cus_1', 'cus_2');
-    expect(problemOf(() => processor.parseWebhook(Buffer.from(altered), header))).toBe('bad_signature');
+    expect(await problemOf(() => processor.parseWebhook(Buffer.from(altered), header))).toBe('bad_signature');
     // The same bytes pass: verification is of the raw body.
-    expect(processor.parseWebhook(Buffer.from(payload), header).type).toBe('other');
+    expect((await processor.parseWebhook(Buffer.from(payload), header)).type).toBe('other');
   });
 
-  test('a re-serialised body (the parsed JSON sent again) does not pass', () => {
+  test('a re-serialised body (the parsed JSON sent again) does not pass', async () => {
     const { payload, header } = body();
     const reserialised = JSON.stringify(JSON.parse(payload));
-    expect(problemOf(() => processor.parseWebhook(Buffer.from(reserialised), header))).toBe('bad_signature');
+    expect(await problemOf(() => processor.parseWebhook(Buffer.from(reserialised), header))).toBe('bad_signature');
   });
 
   test('a timestamp more than 300 s old; 290 s is still fine', async () => {
@@ -184,27 +187,27 @@ describe('Stripe webhooks: deliveries that are refused', () => {
 
   test('no signature header, or an empty one', async () => {
     const { payload } = body();
-    expect(problemOf(() => processor.parseWebhook(Buffer.from(payload), undefined))).toBe('missing_signature');
-    expect(problemOf(() => processor.parseWebhook(Buffer.from(payload), ''))).toBe('missing_signature');
+    expect(await problemOf(() => processor.parseWebhook(Buffer.from(payload), undefined))).toBe('missing_signature');
+    expect(await problemOf(() => processor.parseWebhook(Buffer.from(payload), ''))).toBe('missing_signature');
     const response = await fetch(endpoint.url, { method: 'POST', body: payload });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ problem: 'missing_signature' });
   });
 
-  test('a header that is not a Stripe signature', () => {
+  test('a header that is not a Stripe signature', async () => {
     const { payload } = body();
     for (const header of ['garbage', 't=abc,v1=00', `t=${nowSeconds()}`, `t=${nowSeconds()},v0=abcdef`]) {
-      expect(problemOf(() => processor.parseWebhook(Buffer.from(payload), header))).toBe('malformed_signature');
+      expect(await problemOf(() => processor.parseWebhook(Buffer.from(payload), header))).toBe('malformed_signature');
     }
   });
 
-  test('a signed body that is not JSON', () => {
+  test('a signed body that is not JSON', async () => {
     const payload = 'not json';
     const header = signWebhookPayload(payload, { secret: WEBHOOK_SECRET });
-    expect(problemOf(() => processor.parseWebhook(Buffer.from(payload), header))).toBe('malformed_body');
+    expect(await problemOf(() => processor.parseWebhook(Buffer.from(payload), header))).toBe('malformed_body');
   });
 
-  test('every delivery, when no webhook secret is configured', () => {
+  test('every delivery, when no webhook secret is configured', async () => {
     const unconfigured = createStripeProcessor({
       secretKey: SECRET_KEY,
       publishableKey: 'pk_test_standin',
@@ -212,6 +215,6 @@ describe('Stripe webhooks: deliveries that are refused', () => {
       apiBase: standIn.apiBase,
     });
     const { payload, header } = body();
-    expect(problemOf(() => unconfigured.parseWebhook(Buffer.from(payload), header))).toBe('not_configured');
+    expect(await problemOf(() => unconfigured.parseWebhook(Buffer.from(payload), header))).toBe('not_configured');
   });
 });

@@ -82,7 +82,7 @@ export const paymentWebhookRoutes: FastifyPluginAsyncZod<{ checkout: CheckoutSer
     async (request, reply) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signature = request.headers['stripe-signature'];
-      const event = checkout.parseWebhook(raw, Array.isArray(signature) ? signature[0] : signature);
+      const event = await checkout.parseWebhook(raw, Array.isArray(signature) ? signature[0] : signature);
       const { duplicate } = await checkout.handlePaymentEvent(event);
       return reply.send({ received: true, duplicate });
     },
