@@ -1,12 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type pg from 'pg';
 import { isDatabaseUnavailable } from './connection-errors.ts';
-import { withPreparedStatements } from './pglite-prepared.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -71,6 +68,26 @@ export const POOL_SETTINGS = {
   fallback_application_name: 'stillwater',
 } as const;
 
+/**
+ * A PGlite database with the shop's extension (pg_trgm); `startParams` come after PGlite's own.
+ * The engine is loaded here, by the embedded database's start only: a shop on PostgreSQL never
+ * loads it (issue 15, memory).
+ */
+export async function createPglite({
+  startParams = [],
+  ...options
+}: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ]);
+  return PGlite.create({
+    ...options,
+    extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, ...startParams],
+  });
+}
+
 /** Opens the database: PGlite in a folder (or in memory when dir is null), or a PostgreSQL pool. */
 export async function openDatabase(
   config: DatabaseConfig,
@@ -119,17 +136,16 @@ export async function openDatabase(
     return { db, kind: 'postgres', pglite: null, pool, close };
   }
   if (config.dir) mkdirSync(config.dir, { recursive: true });
-  const client = await PGlite.create({
-    ...(config.dir ? { dataDir: config.dir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    extensions: { pg_trgm },
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
-  });
+  const [client, { drizzle: drizzlePglite }, { withPreparedStatements }] = await Promise.all([
+    createPglite({
+      ...(config.dir ? { dataDir: config.dir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      startParams: ['-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    }),
+    import('drizzle-orm/pglite'),
+    import('./pglite-prepared.ts'),
+  ]);
   await client.exec(`SET pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`);
-  return wrapPglite(client, logger);
-}
-
-export function wrapPglite(client: PGlite, logger?: { logQuery: (sql: string, params: unknown[]) => void }): Database {
   const db = drizzlePglite({
     client: withPreparedStatements(client),
     ...drizzleOptions,
@@ -144,7 +160,6 @@ export function wrapPglite(client: PGlite, logger?: { logQuery: (sql: string, pa
   };
 }
 
-/** A statement written in SQL, with its rows: both drivers answer `{ rows }` (PGlite's Results, node-postgres' QueryResult). */
 /**
  * Drizzle's transaction on a pool takes a client, then sends BEGIN outside its try/finally: when
  * the connection dies right there (PostgreSQL restarting, backends terminated under load), the
@@ -180,6 +195,7 @@ function releaseTransactionClients(
   };
 }
 
+/** A statement written in SQL, with its rows: both drivers answer `{ rows }` (PGlite's Results, node-postgres' QueryResult). */
 export async function executeRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
+import { createPglite } from './client.ts';
 
 /*
  * Backups of the embedded database (issue 16): a consistent copy taken while the shop runs, and
@@ -36,7 +36,7 @@ export async function writeEmbeddedBackup(pglite: PGlite, backupsDir: string, at
 /** Opens a database folder just long enough to copy it (the shop is not running). */
 export async function backupStoppedDatabase(dbDir: string, backupsDir: string): Promise<string> {
   if (!existsSync(path.join(dbDir, 'PG_VERSION'))) throw new Error(`No database in ${dbDir}`);
-  const pglite = await PGlite.create({ dataDir: dbDir, extensions: { pg_trgm } });
+  const pglite = await createPglite({ dataDir: dbDir });
   try {
     return await writeEmbeddedBackup(pglite, backupsDir);
   } finally {
@@ -65,7 +65,7 @@ export async function restoreEmbeddedBackup(
     .replace(/\.\d+Z$/, 'Z');
   const staging = `${dbDir}.restoring-${stamp}`;
   rmSync(staging, { recursive: true, force: true });
-  const pglite = await PGlite.create({ dataDir: staging, loadDataDir: new Blob([bytes]), extensions: { pg_trgm } });
+  const pglite = await createPglite({ dataDir: staging, loadDataDir: new Blob([bytes]) });
   try {
     // The copy is a database of this shop: its migrations are recorded.
     await pglite.query('SELECT count(*) FROM drizzle.__drizzle_migrations');
