@@ -23,14 +23,14 @@ describe('countedPage', () => {
   afterAll(() => client.close());
 
   /** A page of 5 as the admin lists read one: its ids the way `mode` says, then its rows. */
-  const pageOf = (table: typeof items, filter: SQL | undefined, mode: PageReadMode, offset: number) => {
+  const pageOf = (table: typeof items, filter: SQL | undefined, mode: PageReadMode, offset: number, window: number) => {
     const orderBy = sortKeys([table.rank, table.id], asc, mode === 'matches');
     const ids = pageIdsOf(db as unknown as Db, table.id, {
       where: filter,
       orderBy,
       limit: 5,
       offset,
-      window: mode === 'window' && windowRowsFor(offset, 5),
+      window: mode === 'window' && window,
     });
     return db
       .select({ id: table.id, rank: table.rank })
@@ -49,7 +49,7 @@ describe('countedPage', () => {
       fewMatches,
       ...(countCap === undefined ? {} : { countCap }),
       limit: 5,
-      page: (filter, mode) => pageOf(items, filter, mode, offset),
+      page: (filter, mode, window) => pageOf(items, filter, mode, offset, window),
     });
   };
   const expected = (where: SQL | undefined, offset: number) =>
@@ -114,7 +114,7 @@ describe('countedPage', () => {
       offset: 5,
       limit: 5,
       countCap: 20,
-      page: (filter, mode) => pageOf(far as unknown as typeof items, filter, mode, 5),
+      page: (filter, mode, window) => pageOf(far as unknown as typeof items, filter, mode, 5, window),
     });
     expect(read).toMatchObject({ total: 20, capped: true });
     expect(read.rows.map((row) => row.rank)).toEqual([46, 47, 48, 49, 50].map((n) => windowRowsFor(5, 5) + n));

@@ -55,8 +55,11 @@ type PageRead<Row> = {
   offset: number;
   /** The page's size: a window's page is only taken when it is full. */
   limit: number;
-  /** Reads the page the way `mode` says (pageIdsOf reads a page's ids each way). */
-  page: (where: SQL | undefined, mode: PageReadMode) => Promise<Row[]>;
+  /**
+   * Reads the page the way `mode` says (pageIdsOf reads a page's ids each way); `window` is how
+   * many first rows a 'window' read looks at (windowRowsFor of this page).
+   */
+  page: (where: SQL | undefined, mode: PageReadMode, window: number) => Promise<Row[]>;
   fewMatches?: number;
   /** Counts the matches another way, when the list knows a cheaper one than counting its table. */
   countMatches?: () => Promise<number>;
@@ -85,9 +88,10 @@ export async function countedPage<Row>({
   searched = false,
   countCap = searched ? SEARCH_COUNT_CAP : COUNT_CAP,
 }: PageRead<Row>): Promise<{ rows: Row[]; total: number; capped: boolean }> {
+  const window = windowRowsFor(offset, limit);
   if (!where) {
     const [rows, total] = await Promise.all([
-      page(undefined, 'walk'),
+      page(undefined, 'walk', window),
       countMatches ? countMatches() : db.$count(table),
     ]);
     return { rows, total, capped: false };
@@ -106,9 +110,9 @@ export async function countedPage<Row>({
   const capped = !countMatches && counted > countCap;
   const total = capped ? countCap : counted;
   if (offset >= total) return { rows: [], total, capped };
-  if (!capped) return { rows: await page(where, total <= fewMatches ? 'matches' : 'walk'), total, capped };
-  const windowed = await page(where, 'window');
-  return { rows: windowed.length === limit ? windowed : await page(where, 'matches'), total, capped };
+  if (!capped) return { rows: await page(where, total <= fewMatches ? 'matches' : 'walk', window), total, capped };
+  const windowed = await page(where, 'window', window);
+  return { rows: windowed.length === limit ? windowed : await page(where, 'matches', window), total, capped };
 }
 
 /**

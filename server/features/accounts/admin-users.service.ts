@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import type { AdminUser, listAdminUsers } from '#common/contracts/admin/users.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, pageIdsOf, sortKeys, windowRowsFor } from '#server/db/counted-page.ts';
+import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { users } from './accounts.tables.ts';
@@ -65,14 +65,14 @@ export function createAdminUsersService({ db }: { db: Db }) {
       limit,
       // Unsearched, the rollup has the count.
       ...(search ? {} : { countMatches: () => countRows(db, ['users']) }),
-      page: (filter, mode) => {
+      page: (filter, mode, window) => {
         const orderBy = sortKeys([column, users.id], direction, mode === 'matches');
         const pageIds = pageIdsOf(db, users.id, {
           where: filter,
           orderBy,
           limit,
           offset,
-          window: mode === 'window' && windowRowsFor(offset, limit),
+          window: mode === 'window' && window,
         });
         return db
           .select(adminUserColumns)

@@ -12,13 +12,7 @@ import {
 } from '#common/product-rules.ts';
 import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import type { Db } from '#server/db/client.ts';
-import {
-  countedPage,
-  type PageReadMode,
-  pageIdsPlaceholderOf,
-  sortKeys,
-  windowRowsFor,
-} from '#server/db/counted-page.ts';
+import { countedPage, type PageReadMode, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
@@ -226,14 +220,14 @@ export function createProductsAdminService({
         : categoryId === undefined
           ? countAllProducts
           : () => countInCategory(categoryId),
-      page: (_filter, mode) =>
+      page: (_filter, mode, window) =>
         pageStatement({
           sortBy: query.sortBy,
           sortOrder: query.sortOrder,
           searched: search !== undefined,
           inCategory: categoryId !== undefined,
           mode,
-        }).execute({ ...values, limit: query.limit, offset, window: windowRowsFor(offset, query.limit) }),
+        }).execute({ ...values, limit: query.limit, offset, window }),
     });
     return { products: present(rows), pagination: paginationOf(query.page, query.limit, total, capped) };
   }

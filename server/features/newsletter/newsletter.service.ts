@@ -12,7 +12,7 @@ import { newsletterMessages, newsletterPages } from '#common/contracts/newslette
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Mailer } from '#server/adapters/email/mailer.ts';
 import { type Db, executeRows } from '#server/db/client.ts';
-import { countedPage, pageIdsOf, sortKeys, windowRowsFor } from '#server/db/counted-page.ts';
+import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
@@ -240,13 +240,13 @@ export function createNewsletterService({
       offset,
       searched: Boolean(query.search),
       limit,
-      page: (filter, mode) => {
+      page: (filter, mode, window) => {
         const pageIds = pageIdsOf(db, subscribers.id, {
           where: filter,
           orderBy: orderOf(query, mode === 'matches'),
           limit,
           offset,
-          window: mode === 'window' && windowRowsFor(offset, limit),
+          window: mode === 'window' && window,
         });
         return db
           .select(getTableColumns(subscribers))

@@ -2,13 +2,7 @@ import { and, asc, desc, eq, type Placeholder, type SQL, sql } from 'drizzle-orm
 import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orders.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
-import {
-  countedPage,
-  type PageReadMode,
-  pageIdsPlaceholderOf,
-  sortKeys,
-  windowRowsFor,
-} from '#server/db/counted-page.ts';
+import { countedPage, type PageReadMode, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
@@ -270,19 +264,14 @@ export function createAdminOrdersService({ db }: { db: Db }) {
       ...(pattern
         ? {}
         : { countMatches: () => countRows(db, [query.statusFilter ? `orders:${query.statusFilter}` : 'orders']) }),
-      page: (_filter, mode) =>
+      page: (_filter, mode, window) =>
         pageStatement({
           sortBy: query.sortBy,
           sortOrder: query.sortOrder,
           statusFilter: query.statusFilter,
           searched: pattern !== undefined,
           mode,
-        }).execute({
-          pattern,
-          limit: query.limit,
-          offset,
-          window: windowRowsFor(offset, query.limit),
-        }),
+        }).execute({ pattern, limit: query.limit, offset, window }),
     });
     return {
       orders: rows.map(toAdminOrder),

@@ -4,13 +4,7 @@ import type { AdminReview, bulkReviewStatuses, listAdminReviews } from '#common/
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { isDenied, mayApprove, mayFlag } from '#common/review-rules.ts';
 import type { Db } from '#server/db/client.ts';
-import {
-  countedPage,
-  type PageReadMode,
-  pageIdsPlaceholderOf,
-  sortKeys,
-  windowRowsFor,
-} from '#server/db/counted-page.ts';
+import { countedPage, type PageReadMode, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
@@ -175,7 +169,7 @@ export function createReviewModerationService({
       ...(pattern || ratingFilter !== undefined
         ? {}
         : { countMatches: () => countRows(db, statusFilterScopes[statusFilter ?? 'all']) }),
-      page: (_filter, mode) =>
+      page: (_filter, mode, window) =>
         pageStatement({
           sortBy,
           sortOrder,
@@ -183,12 +177,7 @@ export function createReviewModerationService({
           ratingFilter,
           searched: pattern !== undefined,
           mode,
-        }).execute({
-          pattern,
-          limit,
-          offset,
-          window: windowRowsFor(offset, limit),
-        }),
+        }).execute({ pattern, limit, offset, window }),
     });
     return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total, capped) };
   }
