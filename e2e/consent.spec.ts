@@ -77,6 +77,33 @@ function serverAdEvents(seen: Watch, name?: string) {
     .filter(({ body }) => !name || body.event === name);
 }
 
+test('a banner whose HTML has only partly arrived is not painted until its end arrives', async ({ page }) => {
+  // A slow connection hands the browser a page in pieces, and it paints what it has: the banner's
+  // text without its buttons, then grown by them (a layout shift seen on a loaded machine). The
+  // pieces here are the home page's own HTML, cut inside the banner and then just after it; these
+  // cut documents are not pages of the shop, so axe is run on the whole page in the next test.
+  const html = await (await page.request.get('/')).text();
+  const inside = html.indexOf('Privacy Policy</a>') + 'Privacy Policy</a>'.length;
+  const end = html.indexOf('</section>', html.indexOf('data-consent-banner-end')) + '</section>'.length;
+  expect(inside).toBeGreaterThan(20);
+  expect(end).toBeGreaterThan(inside);
+  const server = page.locator('section[data-consent-pending]');
+
+  for (const [cut, shown] of [
+    [inside, false],
+    [end, true],
+  ] as const) {
+    await page.route('/', (route) => route.fulfill({ contentType: 'text/html', body: html.slice(0, cut) }), {
+      times: 1,
+    });
+    await page.goto('/');
+    await expect(server).toBeAttached();
+    await expect(server.getByText('Privacy Policy')).toBeAttached();
+    if (shown) await expect(banner(page)).toBeVisible();
+    else await expect(server).toBeHidden();
+  }
+});
+
 test('a first visit shows the banner without moving the page; Deny is stored and nothing reaches the ad service', async ({
   page,
   context,

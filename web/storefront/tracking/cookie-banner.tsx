@@ -82,10 +82,12 @@ export function CookieBanner({ facts }: { facts: TrackingFacts }) {
             </button>
           )}
         </div>
+        {/* Last in the banner's HTML: the stylesheet shows the server's banner once it is parsed (app.css). */}
         <button
           type="button"
           onClick={deny}
           aria-label="Close cookie banner"
+          data-consent-banner-end=""
           className="absolute top-3 right-3 rounded-full p-2 text-stone-600 hover:bg-sage-50 hover:text-stone-900"
         >
           <CloseIcon className="h-5 w-5" />
