@@ -82,6 +82,14 @@ describe('one process', () => {
     expect(existsSync(lockPath(root))).toBe(false);
   });
 
+  test('a take-over left half done by a process that died in it is cleared, and the stale lock then taken over', () => {
+    const root = checkout();
+    writeFileSync(lockPath(root), `${GONE_PID}\n`);
+    writeFileSync(`${lockPath(root)}.takeover`, `${GONE_PID}\n`);
+    expect(ensureWebBuild({ root, build: standInBuild, waitLimitMs: 0 })).toBe(true);
+    expect(readdirSync(root).filter((name) => name.startsWith(BUILD_LOCK_FILE))).toEqual([]);
+  });
+
   test("a lock holding this process's own id was left by an earlier process with that id, and is taken over", () => {
     const root = checkout();
     writeFileSync(lockPath(root), `${process.pid}\n`);
@@ -182,11 +190,15 @@ describe('processes starting together', { timeout: 90_000 }, () => {
     expect(await startTogether(root)).toEqual(Array.from({ length: INSTANCES }, () => '{"built":false}\n'));
   });
 
-  test('after a crash mid-build (its lock left behind), one of them takes the lock over and builds', async () => {
-    const root = checkout();
-    writeFileSync(lockPath(root), `${GONE_PID}\n`);
-    await startTogether(root);
-    expect(buildCount(root)).toBe(1);
-    expect(existsSync(lockPath(root))).toBe(false);
-  });
+  // Rounds, since the race this guards (two finding the stale lock at once) takes a close start.
+  test.each([1, 2, 3, 4, 5])(
+    'after a crash mid-build (its lock left behind), one of them takes the lock over and builds (round %i)',
+    async () => {
+      const root = checkout();
+      writeFileSync(lockPath(root), `${GONE_PID}\n`);
+      await startTogether(root);
+      expect(buildCount(root)).toBe(1);
+      expect(readdirSync(root).filter((name) => name.startsWith(BUILD_LOCK_FILE))).toEqual([]);
+    },
+  );
 });

@@ -122,9 +122,7 @@ function takeBuildLock(lockFile: string, waitLimitMs: number): () => void {
     const lock = readLock(lockFile);
     if (!lock) continue; // released just now
     if (!isHeld(lock)) {
-      // Removed only if still the same stale lock. Two processes finding it at the same moment
-      // could still both take it: that takes a crash during a build, then starts microseconds apart.
-      if (readLock(lockFile)?.pid === lock.pid) rmSync(lockFile, { force: true });
+      removeStaleLock(lockFile);
       continue;
     }
     const holder = lock.pid === null ? 'another process' : `process ${lock.pid}`;
@@ -138,6 +136,27 @@ function takeBuildLock(lockFile: string, waitLimitMs: number): () => void {
       announced = true;
     }
     sleepSync(POLL_MS);
+  }
+}
+
+/**
+ * Removes a lock whose holder is gone. Only the holder of the take-over file removes one, and it
+ * looks again once it holds that file: two processes that found the same stale lock cannot then
+ * remove the fresh lock one of them made meanwhile (checking, then removing, could).
+ */
+function removeStaleLock(lockFile: string): void {
+  const takeover = `${lockFile}.takeover`;
+  if (!tryCreateLock(takeover)) {
+    // Held for microseconds; one whose holder died in them is cleared.
+    const left = readLock(takeover);
+    if (left && !isHeld(left)) rmSync(takeover, { force: true });
+    return;
+  }
+  try {
+    const lock = readLock(lockFile);
+    if (lock && !isHeld(lock)) rmSync(lockFile, { force: true });
+  } finally {
+    rmSync(takeover, { force: true });
   }
 }
 
