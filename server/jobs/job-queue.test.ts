@@ -8,6 +8,7 @@ import { createSessionStore, hashToken } from '#server/features/accounts/session
 import { currentRequestId, runInRequest } from '#server/http/request-context.ts';
 import { buildTestApp, type TestApp } from '#server/testing/test-app.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
+import { postgresUrl } from '#server/testing/test-environment.ts';
 import { createJobs, SENT_BY_REQUEST_FIELD, startJobQueue } from './job-queue.ts';
 
 test('a job sent to the queue runs in the background, and the prune job removes dead sessions', async () => {
@@ -176,3 +177,43 @@ test("through the whole app on pg-boss: the refresh job's log line carries the r
     await queue.stop();
   }
 });
+
+test.skipIf(Boolean(postgresUrl))(
+  'on the embedded database a send wakes its worker at once, however seldom the worker looks on its own; a queue an earlier start made is woken too',
+  async () => {
+    const database = await createTestDatabase();
+    const pglite = database.pglite as NonNullable<typeof database.pglite>;
+    // The queue as a start before wake-ups made it: without them.
+    const { fromPglite, PgBoss } = await import('pg-boss');
+    const earlier = new PgBoss({ db: fromPglite(pglite), backend: 'pglite' });
+    await earlier.start();
+    await earlier.createQueue('testing.record');
+    await earlier.stop({ graceful: true, timeout: 5000 });
+
+    const { jobs, runs, send } = recordingJobs();
+    const errors: Error[] = [];
+    // Workers that look for jobs on their own only every 30 s, after their first look at start.
+    const queue = await startJobQueue(database, jobs.definitions, {
+      onError: (error) => errors.push(error),
+      pollingIntervalSeconds: 30,
+    });
+    jobs.attachQueue(queue);
+    const warnings: unknown[] = [];
+    queue.boss.on('warning', (warning) => warnings.push(warning));
+    try {
+      expect((await queue.boss.getQueue('testing.record'))?.notify).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      for (const round of [1, 2]) {
+        const sent = Date.now();
+        await send({ round });
+        await expect.poll(() => runs.length, { timeout: 10_000, interval: 50 }).toBe(round);
+        expect(Date.now() - sent).toBeLessThan(10_000);
+      }
+      expect(warnings).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await queue.stop();
+      await database.close();
+    }
+  },
+);

@@ -124,18 +124,37 @@ type JobQueueOptions = {
   onError: (error: Error) => void;
   /** A run threw (pg-boss retries it as the queue's options say). */
   onJobFailed?: (queue: string) => void;
+  /**
+   * How often an idle worker looks for jobs whatever wakes it (tests). By default every 2 s, and
+   * every 30 s on the embedded database, where a job's send wakes its worker at once.
+   */
   pollingIntervalSeconds?: number;
 };
+
+/**
+ * On the embedded database every job is sent by this one process (a request's send, a retry,
+ * pg-boss's own cron), so its workers are woken by each send (LISTEN/NOTIFY through PGlite) and
+ * look on their own only as a backstop: for a retry whose delay has passed. Each look is a
+ * statement the single engine runs between requests; at every 2 s for each of the ~20 queues they
+ * cost the product API 10-13 % of its throughput (docs/performance.md). On PostgreSQL the pool
+ * has no LISTEN connection: workers look every 2 s.
+ */
+const DEFAULT_POLLING = { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 30 };
 
 async function openJobQueue(
   database: Database,
   jobs: JobDefinition[],
-  { onError, onJobFailed, pollingIntervalSeconds = 2 }: JobQueueOptions,
+  { onError, onJobFailed, pollingIntervalSeconds }: JobQueueOptions,
 ): Promise<JobQueue> {
   // pg-boss is loaded here, after the server listens, not with the modules the first page needs.
   const { fromPglite, PgBoss } = await import('pg-boss');
+  const embedded = database.pglite !== null;
+  const polling =
+    pollingIntervalSeconds === undefined
+      ? DEFAULT_POLLING
+      : { pollingIntervalSeconds, notifyPollingIntervalSeconds: pollingIntervalSeconds };
   const boss = database.pglite
-    ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite' })
+    ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', useListenNotify: true })
     : new PgBoss({
         db: {
           executeSql: async (text, values) => (database.pool as NonNullable<Database['pool']>).query(text, values),
@@ -144,8 +163,11 @@ async function openJobQueue(
   boss.on('error', onError);
   await boss.start();
   for (const job of jobs) {
-    await boss.createQueue(job.name, job.retry ?? {});
-    await boss.work(job.name, { pollingIntervalSeconds }, async (batch) => {
+    const options = { ...job.retry, notify: embedded };
+    await boss.createQueue(job.name, options);
+    // A queue an earlier start made keeps its options through createQueue: brought up to date.
+    await boss.updateQueue(job.name, options);
+    await boss.work(job.name, polling, async (batch) => {
       for (const item of batch) {
         try {
           await runAsSent(job, item.data);
