@@ -5,7 +5,7 @@
  */
 import { browserHeaders, type LoadSettings, measureLoad } from './load.ts';
 import { onServer, postgresServerUrl, withDatabase } from './postgres-shop.ts';
-import { steadyRss } from './processes.ts';
+import { steadyRssReported } from './processes.ts';
 import { assertShopRunning, startShop, stopShop } from './shop.ts';
 
 const database = 'sw_bench_mem';
@@ -36,7 +36,7 @@ export async function measurePostgresMemory(
         if (failed > 0) throw new Error(`${endpoint.name}: ${failed} of ${measured.requests} requests failed`);
       }
       assertShopRunning(shop);
-      return await steadyRss(pid);
+      return await steadyRssReported(pid, 'the shop on PostgreSQL after the load');
     } finally {
       await stopShop(shop);
     }

@@ -5,7 +5,7 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -126,6 +126,36 @@ export async function rss(pid: number): Promise<number> {
   return kb * 1024;
 }
 
+/**
+ * Where a process's resident memory is, in MiB, from /proc/<pid>/smaps: the Node binary's own
+ * pages, malloc's main heap, and the anonymous mappings (V8's heap, WebAssembly memory, malloc's
+ * other arenas and large blocks). A memory figure far off its usual value says which part grew.
+ */
+export async function rssBreakdown(
+  pid: number,
+): Promise<{ binary: number; mallocHeap: number; anonymous: number; other: number }> {
+  const text = await readFile(`/proc/${pid}/smaps`, 'utf8');
+  const sums = { binary: 0, mallocHeap: 0, anonymous: 0, other: 0 };
+  const executable = await realpath(`/proc/${pid}/exe`);
+  let part: keyof typeof sums = 'other';
+  for (const line of text.split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const name = mapping[1] ?? '';
+      part = name === executable ? 'binary' : name === '[heap]' ? 'mallocHeap' : name === '' ? 'anonymous' : 'other';
+      continue;
+    }
+    const kb = /^Rss:\s+(\d+) kB/.exec(line)?.[1];
+    if (kb) sums[part] += Number(kb) / 1024;
+  }
+  return {
+    binary: Math.round(sums.binary),
+    mallocHeap: Math.round(sums.mallocHeap),
+    anonymous: Math.round(sums.anonymous),
+    other: Math.round(sums.other),
+  };
+}
+
 /** A process's resident memory at rest: the median of five readings, a quarter of a second apart. */
 export async function steadyRss(pid: number): Promise<number> {
   const readings: number[] = [];
@@ -135,4 +165,14 @@ export async function steadyRss(pid: number): Promise<number> {
   }
   readings.sort((a, b) => a - b);
   return readings[2] as number;
+}
+
+/** steadyRss, with where the memory is printed beside it (the report keeps the figure alone). */
+export async function steadyRssReported(pid: number, label: string): Promise<number> {
+  const bytes = await steadyRss(pid);
+  const parts = await rssBreakdown(pid);
+  process.stdout.write(
+    `  ${label}: RSS ${Math.round(bytes / 2 ** 20)} MiB (Node binary ${parts.binary}, malloc heap ${parts.mallocHeap}, anonymous ${parts.anonymous}, other ${parts.other})\n`,
+  );
+  return bytes;
 }

@@ -33,7 +33,7 @@ import {
   ordersExportTargets,
   ordersExportText,
 } from './orders-export.ts';
-import { root, steadyRss, stopAllProcesses } from './processes.ts';
+import { root, steadyRssReported, stopAllProcesses } from './processes.ts';
 import { type BenchResults, evaluateTargets, resultsFile, type StageError, summary, writeResults } from './report.ts';
 import { addReviews, reviewEndpoints, reviewsAtScale, signedInCookies } from './reviews.ts';
 import { assertShopRunning, buildWebApp, type Shop, startSeededShop, startShop, stopShop } from './shop.ts';
@@ -250,7 +250,9 @@ async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
   }
   results.load.shopRssBytes = await stage('memory: the shop after the API load', errors, () => {
     assertShopRunning(shop);
-    return shop.process.pid === undefined ? null : steadyRss(shop.process.pid);
+    return shop.process.pid === undefined
+      ? null
+      : steadyRssReported(shop.process.pid, 'the shop on PGlite after the load');
   });
 }
 
