@@ -36,11 +36,12 @@ export function registerDrain(app: FastifyInstance, isInternal: (request: Fastif
   app.decorate('whenDraining', (listener: () => void) => {
     listeners.add(listener);
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!draining || isInternal(request)) return;
+  // A callback hook: every request passes it, and all but the drain's have nothing to wait for.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!draining || isInternal(request)) return done();
     lastRequestAt = performance.now();
     reply.header('connection', 'close').header('retry-after', String(RETRY_AFTER_SECONDS));
-    return sendError(reply, 503, { error: 'The shop is restarting. Please try again shortly.', code: 'shutting_down' });
+    sendError(reply, 503, { error: 'The shop is restarting. Please try again shortly.', code: 'shutting_down' });
   });
   app.decorate('drain', async () => {
     draining = true;

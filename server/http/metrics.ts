@@ -118,18 +118,21 @@ export function createMetrics() {
      * its URL. `ignore`: requests that are not traffic (the server's own render calls).
      */
     observeRequests(app: FastifyInstance, { ignore }: { ignore: (request: FastifyRequest) => boolean }) {
-      app.addHook('onResponse', async (request, reply) => {
-        if (ignore(request)) return;
-        const labels = {
-          method: request.method,
-          route: request.routeOptions.url ?? UNMATCHED_ROUTE,
-          status_class: `${Math.floor(reply.statusCode / 100)}xx`,
-        };
-        requests.inc(labels);
-        // A stream's time is how long it stayed open, not how long it took to answer.
-        if (!String(reply.getHeader('content-type') ?? '').startsWith('text/event-stream')) {
-          requestDuration.observe(labels, reply.elapsedTime / 1000);
+      // A callback hook: nothing to wait for, so no promise a request.
+      app.addHook('onResponse', (request, reply, done) => {
+        if (!ignore(request)) {
+          const labels = {
+            method: request.method,
+            route: request.routeOptions.url ?? UNMATCHED_ROUTE,
+            status_class: `${Math.floor(reply.statusCode / 100)}xx`,
+          };
+          requests.inc(labels);
+          // A stream's time is how long it stayed open, not how long it took to answer.
+          if (!String(reply.getHeader('content-type') ?? '').startsWith('text/event-stream')) {
+            requestDuration.observe(labels, reply.elapsedTime / 1000);
+          }
         }
+        done();
       });
     },
 
