@@ -132,12 +132,12 @@ type JobQueueOptions = {
 };
 
 /**
- * On the embedded database every job is sent by this one process (a request's send, a retry,
- * pg-boss's own cron), so its workers are woken by each send (LISTEN/NOTIFY through PGlite) and
- * look on their own only as a backstop: for a retry whose delay has passed. Each look is a
- * statement the single engine runs between requests; at every 2 s for each of the ~20 queues they
- * cost the product API 10-13 % of its throughput (docs/performance.md). On PostgreSQL the pool
- * has no LISTEN connection: workers look every 2 s.
+ * On the embedded database every job is sent by this one process (a request's send, pg-boss's
+ * own cron), so its workers are woken by each send (LISTEN/NOTIFY through PGlite) and look on
+ * their own only as a backstop, for what no send announces: a retry whose delay has passed. Each
+ * look is a statement the single engine runs between requests; at every 2 s for each of the ~20
+ * queues they cost the product API up to a tenth of its throughput on a busy machine
+ * (docs/performance.md). On PostgreSQL the pool has no LISTEN connection: workers look every 2 s.
  */
 const DEFAULT_POLLING = { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 30 };
 
