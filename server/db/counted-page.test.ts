@@ -31,9 +31,10 @@ describe('countedPage', () => {
       limit: 5,
       offset,
       window: mode === 'window' && window,
+      countAll: mode === 'matches',
     });
     return db
-      .select({ id: table.id, rank: table.rank })
+      .select({ id: table.id, rank: table.rank, matches: ids.matches })
       .from(table)
       .innerJoin(ids, eq(ids.id, table.id))
       .orderBy(asc(table.rank), asc(table.id));
@@ -92,8 +93,9 @@ describe('countedPage', () => {
       'from (select "id", "rank" from "items" order by "items"."rank" asc, "items"."id" asc limit',
     );
     expect(capped.rows).toEqual(await expected(where, 0));
-    // Past the cap no page is read, though more rows match.
-    expect(await read(where, 30, 1000, 30)).toEqual({ rows: [], total: 30, capped: true });
+    // The cap counts from the page's offset: a later page is read, and counted past itself.
+    expect(await read(where, 30, 1000, 30)).toEqual({ rows: await expected(where, 30), total: 40, capped: false });
+    expect(await read(where, 5, 1000, 20)).toMatchObject({ rows: await expected(where, 5), total: 25, capped: true });
     // At or under the cap the count is exact.
     expect(await read(where, 0, 1000, 40)).toMatchObject({ total: 40, capped: false });
     expect((await read(undefined, 0, 1000, 30)).total).toBe(100);
@@ -116,11 +118,61 @@ describe('countedPage', () => {
       countCap: 20,
       page: (filter, mode, window) => pageOf(far as unknown as typeof items, filter, mode, 5, window),
     });
-    expect(read).toMatchObject({ total: 20, capped: true });
+    expect(read).toMatchObject({ total: 25, capped: true });
     expect(read.rows.map((row) => row.rank)).toEqual([46, 47, 48, 49, 50].map((n) => windowRowsFor(5, 5) + n));
     // The count, the window (short), then the matches sorted.
     expect(statements).toHaveLength(3);
     expect(statements.at(-1)).toContain('COALESCE');
+  });
+
+  describe('a search: the window of first rows first', () => {
+    const search = (where: SQL, offset: number, countCap: number) => {
+      statements.length = 0;
+      return countedPage({
+        db: db as unknown as Db,
+        where,
+        table: items,
+        offset,
+        limit: 5,
+        searched: true,
+        countCap,
+        page: (filter, mode, window) => pageOf(items, filter, mode, offset, window),
+      });
+    };
+
+    it('takes a full page from the window, then counts up to the cap', async () => {
+      const where = lt(items.rank, 40);
+      const rows = await expected(where, 5);
+      expect(await search(where, 5, 20)).toEqual({ rows, total: 25, capped: true });
+      expect(statements).toHaveLength(2);
+      expect(statements[0]).toContain('from (select');
+      expect(statements[1]).toContain('count(*)');
+    });
+
+    it('reads a short window again from the matches, which count themselves: exactly, past the cap too', async () => {
+      // The window of first rows is cut to 3 rows here; the page needs 10.
+      const where = lt(items.rank, 40);
+      statements.length = 0;
+      const read = await countedPage({
+        db: db as unknown as Db,
+        where,
+        table: items,
+        offset: 5,
+        limit: 5,
+        searched: true,
+        countCap: 20,
+        page: (filter, mode) => pageOf(items, filter, mode, 5, 3),
+      });
+      expect(statements).toHaveLength(2);
+      expect(read).toEqual({ rows: await expected(where, 5), total: 40, capped: false });
+      expect(statements[1]).toContain('count(*) over ()');
+      expect(read.rows[0]).not.toHaveProperty('matches');
+    });
+
+    it('counts after the matches only past the last page', async () => {
+      expect(await search(lt(items.rank, 10), 10, 20)).toEqual({ rows: [], total: 10, capped: false });
+      expect(statements).toHaveLength(3);
+    });
   });
 
   it('counts a search up to SEARCH_COUNT_CAP, other filters up to COUNT_CAP', async () => {

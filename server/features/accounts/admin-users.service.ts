@@ -73,9 +73,10 @@ export function createAdminUsersService({ db }: { db: Db }) {
           limit,
           offset,
           window: mode === 'window' && window,
+          countAll: mode === 'matches',
         });
         return db
-          .select(adminUserColumns)
+          .select({ ...adminUserColumns, matches: pageIds.matches })
           .from(users)
           .innerJoin(pageIds, eq(pageIds.id, users.id))
           .orderBy(...sortKeys([column, users.id], direction));

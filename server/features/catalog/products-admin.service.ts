@@ -179,7 +179,7 @@ export function createProductsAdminService({
         mode,
       });
       return db
-        .select(detailedColumns)
+        .select({ ...detailedColumns, matches: pageIds.matches })
         .from(products)
         .innerJoin(pageIds, eq(pageIds.id, products.id))
         .orderBy(...sortKeys(keys, direction))

@@ -247,9 +247,10 @@ export function createNewsletterService({
           limit,
           offset,
           window: mode === 'window' && window,
+          countAll: mode === 'matches',
         });
         return db
-          .select(getTableColumns(subscribers))
+          .select({ ...getTableColumns(subscribers), matches: pageIds.matches })
           .from(subscribers)
           .innerJoin(pageIds, eq(pageIds.id, subscribers.id))
           .orderBy(...orderOf(query));

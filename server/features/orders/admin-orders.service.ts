@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orders.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
@@ -83,7 +84,7 @@ const orderDetailColumns = {
     FROM fulfilments f WHERE f.order_id = orders.id)`,
 };
 
-export type AdminOrderRow = Awaited<ReturnType<typeof selectOrders>>[number];
+export type AdminOrderRow = Awaited<ReturnType<typeof selectOrders<Record<never, never>>>>[number];
 
 /** What a page's statement is built for; the search's pattern, the limit and the offset are its values. */
 type PageShape = Pick<AdminOrderFilters, 'sortBy' | 'sortOrder' | 'statusFilter'> & {
@@ -92,9 +93,9 @@ type PageShape = Pick<AdminOrderFilters, 'sortBy' | 'sortOrder' | 'statusFilter'
 };
 
 /** Orders with their details, for the page's ids to be joined to (`innerJoin(pageIds, …)`). */
-function selectOrders(db: Db) {
+function selectOrders<Extra extends SelectedFields = Record<never, never>>(db: Db, extra?: Extra) {
   return db
-    .select({ ...orderColumns, ...orderDetailColumns })
+    .select({ ...orderColumns, ...orderDetailColumns, ...(extra as Extra) })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .$dynamic();
@@ -243,7 +244,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
         direction,
         mode,
       });
-      return selectOrders(db)
+      return selectOrders(db, { matches: pageIds.matches })
         .innerJoin(pageIds, eq(pageIds.id, orders.id))
         .orderBy(...sortKeys(keys, direction))
         .prepare(name);

@@ -145,7 +145,7 @@ export function createReviewModerationService({
         mode,
       });
       return db
-        .select(columns)
+        .select({ ...columns, matches: pageIds.matches })
         .from(reviews)
         .innerJoin(pageIds, eq(pageIds.id, reviews.id))
         .innerJoin(products, eq(products.id, reviews.productId))
