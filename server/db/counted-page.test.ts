@@ -5,7 +5,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_COUNT_CAP } from '#common/contracts/pagination.ts';
 import type { Db } from './client.ts';
-import { countedPage, type PageReadMode, pageIdsOf, sortKeys, windowRowsFor } from './counted-page.ts';
+import { countedPage, FEW_MATCHES, type PageReadMode, pageIdsOf, sortKeys, windowRowsFor } from './counted-page.ts';
 
 const items = pgTable('items', { id: text().primaryKey(), rank: integer().notNull() });
 
@@ -40,7 +40,14 @@ describe('countedPage', () => {
       .orderBy(asc(table.rank), asc(table.id));
   };
 
-  const read = (where: SQL | undefined, offset: number, fewMatches: number, countCap?: number) => {
+  /** A page of 5 of the items; `window` cuts the window of first rows (else windowRowsFor's). */
+  const read = (
+    where: SQL | undefined,
+    offset: number,
+    fewMatches: number,
+    countCap?: number,
+    { searched = false, window }: { searched?: boolean; window?: number } = {},
+  ) => {
     statements.length = 0;
     return countedPage({
       db: db as unknown as Db,
@@ -50,7 +57,8 @@ describe('countedPage', () => {
       fewMatches,
       ...(countCap === undefined ? {} : { countCap }),
       limit: 5,
-      page: (filter, mode, window) => pageOf(items, filter, mode, offset, window),
+      searched,
+      page: (filter, mode, rows) => pageOf(items, filter, mode, offset, window ?? rows),
     });
   };
   const expected = (where: SQL | undefined, offset: number) =>
@@ -126,19 +134,8 @@ describe('countedPage', () => {
   });
 
   describe('a search: the window of first rows first', () => {
-    const search = (where: SQL, offset: number, countCap: number) => {
-      statements.length = 0;
-      return countedPage({
-        db: db as unknown as Db,
-        where,
-        table: items,
-        offset,
-        limit: 5,
-        searched: true,
-        countCap,
-        page: (filter, mode, window) => pageOf(items, filter, mode, offset, window),
-      });
-    };
+    const search = (where: SQL, offset: number, countCap: number, window?: number) =>
+      read(where, offset, FEW_MATCHES, countCap, { searched: true, ...(window === undefined ? {} : { window }) });
 
     it('takes a full page from the window, then counts up to the cap', async () => {
       const where = lt(items.rank, 40);
@@ -150,19 +147,9 @@ describe('countedPage', () => {
     });
 
     it('reads a short window again from the matches, which count themselves: exactly, past the cap too', async () => {
-      // The window of first rows is cut to 3 rows here; the page needs 10.
+      // The window of first rows is cut to 3 rows; the page needs 10.
       const where = lt(items.rank, 40);
-      statements.length = 0;
-      const read = await countedPage({
-        db: db as unknown as Db,
-        where,
-        table: items,
-        offset: 5,
-        limit: 5,
-        searched: true,
-        countCap: 20,
-        page: (filter, mode) => pageOf(items, filter, mode, 5, 3),
-      });
+      const read = await search(where, 5, 20, 3);
       expect(statements).toHaveLength(2);
       expect(read).toEqual({ rows: await expected(where, 5), total: 40, capped: false });
       expect(statements[1]).toContain('count(*) over ()');
