@@ -23,6 +23,17 @@ function der(tag: number, ...content: Buffer[]): Buffer {
 
 const sequence = (...content: Buffer[]) => der(0x30, ...content);
 
+/**
+ * A non-negative DER INTEGER of the given big-endian bytes, encoded as DER demands: no leading zero
+ * byte unless the next byte's high bit is set (OpenSSL refuses anything else as "illegal padding").
+ */
+export function unsignedInteger(bytes: Buffer): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const digits = bytes.subarray(start);
+  return der(0x02, (digits[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), digits]) : digits);
+}
+
 function objectId(dotted: string): Buffer {
   const [first = 0, second = 0, ...rest] = dotted.split('.').map(Number);
   const bytes = [first * 40 + second];
@@ -54,20 +65,20 @@ const ecdsaWithSha256 = sequence(objectId('1.2.840.10045.4.3.2'));
 const commonName = (name: string) =>
   sequence(der(0x31, sequence(objectId('2.5.4.3'), der(0x0c, Buffer.from(name, 'utf8')))));
 
-/** A key and a certificate (both PEM) valid for the given host names and IP addresses, for one day. */
-export function selfSignedCertificate(hosts: string[]): { key: string; cert: string } {
+/**
+ * A key and a certificate (both PEM) valid for the given host names and IP addresses, for one day.
+ * The serial number is random unless given.
+ */
+export function selfSignedCertificate(hosts: string[], serial = randomBytes(8)): { key: string; cert: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const name = commonName('Stillwater test server');
   const now = Date.now();
-  // A positive serial: the first byte's high bit clear.
-  const serial = randomBytes(8);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
   const alternativeNames = sequence(
     ...hosts.map((host) => (isIP(host) ? der(0x87, addressBytes(host)) : der(0x82, Buffer.from(host, 'latin1')))),
   );
   const tbs = sequence(
     der(0xa0, der(0x02, Buffer.from([2]))), // version 3
-    der(0x02, serial),
+    unsignedInteger(serial),
     ecdsaWithSha256,
     name,
     sequence(utcTime(new Date(now - 60_000)), utcTime(new Date(now + 86_400_000))),
