@@ -126,23 +126,36 @@ export async function rss(pid: number): Promise<number> {
   return kb * 1024;
 }
 
+/** V8 maps each page of its JavaScript heap on its own, 256 KiB apiece. */
+const V8_PAGE_KIB = 256;
+
+type RssPart = 'binary' | 'mallocHeap' | 'v8Pages' | 'anonymous' | 'other';
+
+/** Which part a mapping of smaps is, by its name and size. */
+function partOf(name: string, kib: number, executable: string): RssPart {
+  if (name === executable) return 'binary';
+  if (name === '[heap]') return 'mallocHeap';
+  if (name !== '') return 'other';
+  return kib === V8_PAGE_KIB ? 'v8Pages' : 'anonymous';
+}
+
 /**
  * Where a process's resident memory is, in MiB, from /proc/<pid>/smaps: the Node binary's own
- * pages, malloc's main heap, and the anonymous mappings (V8's heap, WebAssembly memory, malloc's
- * other arenas and large blocks). A memory figure far off its usual value says which part grew.
+ * pages, malloc's main heap, V8's heap pages (anonymous mappings of its page size), the other
+ * anonymous mappings (V8's code and young generation, WebAssembly memory, malloc's other arenas
+ * and large blocks), and the rest. A memory figure far off its usual value says which part grew.
  */
-export async function rssBreakdown(
-  pid: number,
-): Promise<{ binary: number; mallocHeap: number; anonymous: number; other: number }> {
+export async function rssBreakdown(pid: number): Promise<Record<RssPart, number>> {
   const text = await readFile(`/proc/${pid}/smaps`, 'utf8');
-  const sums = { binary: 0, mallocHeap: 0, anonymous: 0, other: 0 };
+  const sums: Record<RssPart, number> = { binary: 0, mallocHeap: 0, v8Pages: 0, anonymous: 0, other: 0 };
   const executable = await realpath(`/proc/${pid}/exe`);
-  let part: keyof typeof sums = 'other';
+  let part: RssPart = 'other';
   for (const line of text.split('\n')) {
-    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (mapping) {
-      const name = mapping[1] ?? '';
-      part = name === executable ? 'binary' : name === '[heap]' ? 'mallocHeap' : name === '' ? 'anonymous' : 'other';
+      const name = mapping[3] ?? '';
+      const kib = (Number.parseInt(mapping[2] ?? '0', 16) - Number.parseInt(mapping[1] ?? '0', 16)) / 1024;
+      part = partOf(name, kib, executable);
       continue;
     }
     const kb = /^Rss:\s+(\d+) kB/.exec(line)?.[1];
@@ -151,6 +164,7 @@ export async function rssBreakdown(
   return {
     binary: Math.round(sums.binary),
     mallocHeap: Math.round(sums.mallocHeap),
+    v8Pages: Math.round(sums.v8Pages),
     anonymous: Math.round(sums.anonymous),
     other: Math.round(sums.other),
   };
@@ -172,7 +186,7 @@ export async function steadyRssReported(pid: number, label: string): Promise<num
   const bytes = await steadyRss(pid);
   const parts = await rssBreakdown(pid);
   process.stdout.write(
-    `  ${label}: RSS ${Math.round(bytes / 2 ** 20)} MiB (Node binary ${parts.binary}, malloc heap ${parts.mallocHeap}, anonymous ${parts.anonymous}, other ${parts.other})\n`,
+    `  ${label}: RSS ${Math.round(bytes / 2 ** 20)} MiB (Node binary ${parts.binary}, malloc heap ${parts.mallocHeap}, V8 heap pages ${parts.v8Pages}, other anonymous ${parts.anonymous}, other ${parts.other})\n`,
   );
   return bytes;
 }
