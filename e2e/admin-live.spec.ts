@@ -30,7 +30,7 @@ async function startServer() {
   // Its own embedded database even where the suite runs on PostgreSQL.
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  server = spawn(process.execPath, ['server/main.ts'], { env, stdio: 'ignore' });
+  server = spawn(process.execPath, ['server/start.js'], { env, stdio: 'ignore' });
   await expect
     .poll(async () => (await fetch(`${base}/readyz`).catch(() => null))?.status ?? 0, { timeout: 60_000 })
     .toBe(200);

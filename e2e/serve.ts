@@ -76,7 +76,7 @@ async function withAdmin(run: (client: pg.Client) => Promise<unknown>) {
   }
 }
 
-const server = spawn(process.execPath, ['server/main.ts'], { cwd: root, env, stdio: 'inherit' });
+const server = spawn(process.execPath, ['server/start.js'], { cwd: root, env, stdio: 'inherit' });
 const stop = () => server.kill('SIGTERM');
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -12,6 +12,7 @@ import { once } from 'node:events';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
+import { appRoot } from './app-root.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { installModuleResolutionCache } from './module-resolution-cache.ts';
@@ -275,7 +276,7 @@ async function runSeedProcess(): Promise<void> {
   const { spawn } = await import('node:child_process');
   // This process's Node options (the .env file, conditions), but not `npm run dev`'s watching.
   const nodeOptions = process.execArgv.filter((option) => !option.startsWith('--watch'));
-  const seed = spawn(process.execPath, [...nodeOptions, path.join(import.meta.dirname, 'db/seed-process.ts')], {
+  const seed = spawn(process.execPath, [...nodeOptions, path.join(appRoot, 'server/db/seed-process.ts')], {
     stdio: 'inherit',
   });
   const [code, signal] = (await once(seed, 'exit')) as [number | null, NodeJS.Signals | null];

@@ -4,9 +4,9 @@
  * 200 of `GET /`. The folder is prepared once (a first start seeds it), then the shop is
  * started `runs` times; the median is judged.
  *
- * Measured from launching `node scripts/bench/shop-server.ts` (server/main.ts, under a name
- * the benchmark owns) with the environment and Node flags of `npm start` (processes.ts
- * startShopProcess); npm's own ~0.25 s before Node starts is not included.
+ * Measured from launching `node server/start.js` with the environment and Node flags of
+ * `npm start` (processes.ts startShopProcess), the server's bundle up to date; npm's own ~0.25 s
+ * before Node starts is not included.
  */
 import { rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';

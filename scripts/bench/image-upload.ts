@@ -194,7 +194,7 @@ async function assertRenditions(baseUrl: string, url: string) {
   }
 }
 
-/** The production server (server/main.ts through shop-server.ts) on PGlite in `dataDir`, its uploads there too. */
+/** The production server (server/start.js) on PGlite in `dataDir`, its uploads there too. */
 async function startShop(dataDir: string) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

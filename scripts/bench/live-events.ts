@@ -280,7 +280,7 @@ async function adminToChange(baseUrl: string, owner: Session): Promise<string> {
   return user.id;
 }
 
-/** The production server (server/main.ts through shop-server.ts), on PGlite in `dataDir` or on `databaseUrl`. */
+/** The production server (server/start.js), on PGlite in `dataDir` or on `databaseUrl`. */
 async function startShop(dataDir: string, databaseUrl: string | null) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

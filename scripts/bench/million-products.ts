@@ -444,7 +444,7 @@ type Shop = {
   homeTries: string[];
 };
 
-/** `npm start`'s server (server/main.ts through shop-server.ts) on the database; timed to the home page's first 200. */
+/** `npm start`'s server (server/start.js) on the database; timed to the home page's first 200. */
 async function startShop(databaseUrl: string, dataDir: string, logLevel: 'info' | 'warn'): Promise<Shop> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

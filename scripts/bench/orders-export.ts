@@ -187,7 +187,7 @@ async function cpuSeconds(pid: number): Promise<number> {
   return (utime + stime) / 100;
 }
 
-/** The production server (server/main.ts through shop-server.ts) on PGlite in `dataDir`. */
+/** The production server (server/start.js) on PGlite in `dataDir`. */
 async function startShop(dataDir: string) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -57,7 +57,7 @@ export async function withPostgresShop<T>(name: string, run: (shop: PostgresShop
   }
 }
 
-/** The production server (server/main.ts through shop-server.ts) on the benchmark's database. */
+/** The production server (server/start.js) on the benchmark's database. */
 async function startShop(databaseUrl: string, dataDir: string): Promise<PostgresShop> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -32,7 +32,7 @@ export function startNodeScript(
 }
 
 /**
- * What `npm start` adds to a plain `node server/main.ts`, read from package.json: its environment
+ * What `npm start` adds to a plain `node server/start.js`, read from package.json: its environment
  * (NODE_ENV, MALLOC_ARENA_MAX, the compile cache) and Node's flags (the young generation's size),
  * but not the .env file. The benchmarks' shops start with them, so they measure production's server.
  */
@@ -51,13 +51,13 @@ export function npmStartSettings(): { env: Record<string, string>; nodeArgs: str
   return { env, nodeArgs };
 }
 
-/** The benchmark's shop (server/main.ts, through shop-server.ts), started as `npm start` starts it. */
+/** The benchmark's shop, started as `npm start` starts it (server/start.js, the server's bundle). */
 export function startShopProcess(
   env: NodeJS.ProcessEnv,
   { stdout = 'inherit' }: { stdout?: 'inherit' | 'pipe' } = {},
 ): ChildProcess {
   const start = npmStartSettings();
-  return startNodeScript('scripts/bench/shop-server.ts', {
+  return startNodeScript('server/start.js', {
     env: { ...start.env, ...env },
     stdout,
     nodeArgs: start.nodeArgs,

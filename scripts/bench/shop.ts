@@ -1,6 +1,6 @@
 /**
- * The shop under benchmark: a fresh production build served by server/main.ts (through
- * shop-server.ts) on a temporary PGlite database, set up as e2e/serve.ts sets up the browser
+ * The shop under benchmark: a fresh production build served as `npm start` serves it
+ * (server/start.js) on a temporary PGlite database, set up as e2e/serve.ts sets up the browser
  * tests' server (demo images from the shared cache). Started directly, not through serve.ts,
  * so an unexpected exit is seen with its code or signal.
  */

@@ -8,7 +8,7 @@ import { type Answer, type Browser, browser, type EventStream } from './browser.
 import { type Cluster, findNginx, type Instance, startCluster } from './cluster.ts';
 
 /**
- * Issue 16, "Many instances, one shop": three production processes (`node server/main.ts`) on one
+ * Issue 16, "Many instances, one shop": three production processes (`node server/start.js`) on one
  * PostgreSQL database and one Redis, behind nginx configured from deploy/nginx.conf.template, and
  * what a shop spread over them must keep: one session, one rate limit, one catalogue, one event
  * stream, each job once, and no acknowledged write lost when an instance dies. Runs with

@@ -1,6 +1,6 @@
 /**
- * A shop of several real production processes (`node server/main.ts`, NODE_ENV=production) on one
- * PostgreSQL database and one Redis, behind a real nginx running deploy/nginx.conf.template: what
+ * A shop of several real production processes (`node server/start.js`, the server's bundle,
+ * NODE_ENV=production) on one PostgreSQL database and one Redis, behind a real nginx running deploy/nginx.conf.template: what
  * a multi-instance deployment looks like, for cluster.test.ts.
  *
  * Everything it starts is stopped by its process id, on every path: a failed start stops what it
@@ -253,7 +253,7 @@ export async function startCluster({
         await mkdir(dataDir, { recursive: true });
         const logFile = path.join(dir, `instance-${name}.log`);
         const log = openSync(logFile, 'a');
-        const child = spawn(process.execPath, ['server/main.ts'], {
+        const child = spawn(process.execPath, ['server/start.js'], {
           cwd: root,
           env: commandEnv({
             NODE_ENV: 'production',

@@ -1,6 +1,6 @@
 /**
- * One real production shop process (`node server/main.ts`, NODE_ENV=production) for the crash
- * suites (issue 16): on a data folder (PGlite) or a PostgreSQL database, on a free port, its
+ * One real production shop process (`node server/start.js`, the server's bundle,
+ * NODE_ENV=production) for the crash suites (issue 16): on a data folder (PGlite) or a PostgreSQL database, on a free port, its
  * output in a log file. It can be killed (SIGKILL, as a crash or the OOM killer would) or stopped
  * (SIGTERM, the graceful shutdown), and started again on the same folder.
  *
@@ -100,7 +100,7 @@ export async function startShopProcess(options: {
   mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
   const logFile = path.join(dataDir, 'logs', `shop-${Date.now()}-${port}.log`);
   const log = openSync(logFile, 'a');
-  const child = spawn(path.join(root, 'node_modules/.bin/node'), ['server/main.ts'], {
+  const child = spawn(path.join(root, 'node_modules/.bin/node'), ['server/start.js'], {
     cwd: root,
     env: commandEnv({
       ...shopEnv,

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { appRoot } from '../app-root.ts';
 import type { Database } from './client.ts';
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+const migrationsFolder = path.join(appRoot, 'server/db/migrations');
 // Any fixed number: instances starting together take turns applying migrations.
 export const MIGRATION_LOCK = 7_114_201;
 

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PaymentConfig } from '#web/context.ts';
+import { appRoot } from '../app-root.ts';
 import type { InternalFetch, PageHandler } from '../react-router-entry.ts';
 import { sendError } from './errors.ts';
 import { isSharedPage, matchesEtag, pageEtag, SHARED_PAGE_CACHE_CONTROL } from './page-cache.ts';
 import { SESSION_COOKIE } from './session.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-export const clientBuildDir = `${root}build/client`;
-export const serverBuildFile = `${root}build/server/index.js`;
+export const clientBuildDir = path.join(appRoot, 'build/client');
+export const serverBuildFile = path.join(appRoot, 'build/server/index.js');
 
 export type WebMode = 'production' | 'development';
 
