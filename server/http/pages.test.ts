@@ -136,9 +136,38 @@ describe('server-rendered pages', () => {
       expect(String(compressed.headers.vary).toLowerCase(), accept).toContain('accept-encoding');
       expect(decode(compressed.rawPayload).toString(), accept).toBe(plainScript.body);
     }
-    const missing = await app.inject({ method: 'GET', url: '/assets/missing-abc123.js' });
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ error: 'Not found', code: 'not_found' });
+    const head = await app.inject({ method: 'HEAD', url: scriptPath });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(plainScript.body)));
+    // A missing file under /assets/ is not a page.
+    for (const url of ['/assets/missing-abc123.js', '/assets/nested/missing.js', '/assets/..%2F..%2Fpackage.json']) {
+      const missing = await app.inject({ method: 'GET', url });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.json(), url).toEqual({ error: 'Not found', code: 'not_found' });
+    }
+    // The folder itself and a path leaving it (normalised to /package.json) are the not-found page.
+    for (const url of ['/assets/', '/assets/%2e%2e/%2e%2e/package.json']) {
+      const outside = await app.inject({ method: 'GET', url });
+      expect(outside.statusCode, url).toBe(404);
+      expect(String(outside.headers['content-type']), url).toContain('text/html');
+    }
+  });
+
+  test('the files outside the hashed assets are served for an hour, and only those files', async () => {
+    for (const [url, type] of [
+      ['/favicon.svg', 'image/svg+xml'],
+      ['/favicon.ico', 'image/'],
+      ['/images/placeholder.svg', 'image/svg+xml'],
+    ]) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(String(response.headers['content-type']), url).toContain(type);
+      expect(response.headers['cache-control'], url).toBe('public, max-age=3600');
+    }
+    // Another path under /images/ is the not-found page, as any unknown address is.
+    const unknown = await app.inject({ method: 'GET', url: '/images/none.svg' });
+    expect(unknown.statusCode).toBe(404);
+    expect(String(unknown.headers['content-type'])).toContain('text/html');
   });
 
   test("a storefront page's stylesheet is in its head: no stylesheet request before first paint", async () => {
