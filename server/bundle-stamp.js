@@ -5,7 +5,7 @@
  * from and their hash. Plain JavaScript, as server/start.js is (it says why).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The bundles' folder and, in it, the stamp of the current one. */
@@ -48,7 +48,8 @@ export function readStamp(root) {
 
 /**
  * The entry module of the bundle (absolute path) when it was built from the files as they are
- * now; null when there is no bundle or one of its files changed or went away.
+ * now; null when there is no bundle (or its folder was removed) or one of its files changed or
+ * went away.
  * @param {string} root
  * @returns {string | null}
  */
@@ -56,7 +57,8 @@ export function currentBundleEntry(root) {
   const stamp = readStamp(root);
   if (!stamp) return null;
   try {
-    return hashFiles(root, stamp.inputs) === stamp.hash ? path.join(root, stamp.entry) : null;
+    const entry = path.join(root, stamp.entry);
+    return existsSync(entry) && hashFiles(root, stamp.inputs) === stamp.hash ? entry : null;
   } catch {
     // A file it was built from is gone: a source was moved or deleted.
     return null;

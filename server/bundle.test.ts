@@ -90,6 +90,16 @@ describe("the server's bundle", () => {
     expect(currentBundleEntry(root)).toBeNull();
   }, 60_000);
 
+  test('is built again when its folder was removed but its stamp was not', async () => {
+    const root = checkout();
+    await ensureServerBundle({ root });
+    const entry = currentBundleEntry(root) as string;
+    rmSync(path.dirname(entry), { recursive: true });
+    expect(currentBundleEntry(root)).toBeNull();
+    expect(await ensureServerBundle({ root })).toBe(true);
+    expect(runBundle(root)).toBe('one later');
+  }, 60_000);
+
   test('keeps the previous build, whose chunks a running instance may still load, and removes older ones', async () => {
     const root = checkout();
     await ensureServerBundle({ root });

@@ -43,10 +43,10 @@ export async function mountWeb(
     if (!existsSync(serverBuildFile)) {
       throw new Error('The web app is not built: run `npm run build` (npm start builds it for you).');
     }
-    // In both, the .br and .gz files the build wrote beside each text file (precompress.ts) are
-    // sent for their file's URL when the browser takes that coding.
-    // The hashed assets: one route for the folder, not one per file (listing the files and making
-    // their routes took about 40 ms of a start). A missing one is the app's plain 404.
+    // The built files, in two parts. In both, the .br and .gz files the build wrote beside each
+    // text file (precompress.ts) are sent for their file's URL when the browser takes that coding.
+    // First the hashed assets: one route for the folder, not one per file (listing the files and
+    // making their routes took about 40 ms of a start). A missing one is the app's plain 404.
     await app.register(fastifyStatic, {
       root: path.join(clientBuildDir, 'assets'),
       prefix: '/assets/',
