@@ -131,6 +131,41 @@ test('the home page carousel advances and its reviews scroll', async ({ page }) 
   expect(later).not.toBe(first);
 });
 
+test.describe('on a touch screen', () => {
+  test.use({ hasTouch: true });
+
+  test('the reviews strip draws each review once and turns a card to its end on a tap', async ({ page }) => {
+    await page.goto('/');
+    const strip = page.locator('section[aria-labelledby="reviews-heading"] .will-change-transform');
+    await strip.scrollIntoViewIfNeeded();
+    const cards = strip.locator(':scope > div');
+    const titles = () => cards.locator('h3').allTextContents();
+    // The page comes with the first 8 cards and adds the others: in the end, each kept review once.
+    const response = await page.request.get('/api/reviews/product/desktop-fountain?limit=60&minRating=4');
+    const { reviews } = (await response.json()) as { reviews: { rating: number }[] };
+    const kept = reviews.filter((review) => review.rating >= 4.5).length;
+    expect(kept).toBeGreaterThan(8);
+    await expect(cards).toHaveCount(kept);
+    // Many reviews are wider than the strip: no second copy, nothing hidden from screen readers.
+    await expect(strip.locator(':scope > div[aria-hidden="true"]')).toHaveCount(0);
+    const before = await titles();
+
+    // A tap on the right half moves the strip a card on: the first card goes to the end.
+    const box = await strip.locator('xpath=..').boundingBox();
+    if (!box) throw new Error('the reviews strip has no box');
+    await page.touchscreen.tap(box.x + box.width * 0.75, box.y + box.height / 2);
+    await expect.poll(titles).toEqual([...before.slice(1), before[0]]);
+    // The offset was shortened with the turn (a card is about 300 px): no jump of a card.
+    const offset = await strip.evaluate((element) => new DOMMatrixReadOnly(getComputedStyle(element).transform).m41);
+    expect(Math.abs(offset)).toBeLessThan(150);
+
+    // A tap on the left half brings it back to the front.
+    await page.touchscreen.tap(box.x + box.width * 0.25, box.y + box.height / 2);
+    await expect.poll(titles).toEqual(before);
+    await expectAccessible(page);
+  });
+});
+
 test('pages carry their SEO tags', async ({ page }) => {
   await page.goto('/product/desktop-fountain');
   await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/product\/desktop-fountain$/);
