@@ -159,3 +159,22 @@ test('pages of a signed-in visitor are not cached, client-side navigations inclu
   await expectAccessible(page);
   errors.expectNone();
 });
+
+test("the API docs' page and its files, as the bundled server serves them", async ({ request }) => {
+  // Swagger UI is bundled with the server, its files read from its folder in node_modules.
+  const docs = await request.get('/api/docs/');
+  expect(docs.status()).toBe(200);
+  expect(docs.headers()['content-security-policy']).toContain("script-src 'self'");
+  const html = await docs.text();
+  expect(html).toContain('./static/swagger-ui-bundle.js');
+  const script = await request.get('/api/docs/static/swagger-ui-bundle.js');
+  expect(script.status()).toBe(200);
+  expect(script.headers()['content-type']).toContain('javascript');
+  expect((await script.body()).length).toBeGreaterThan(100_000);
+  const logo = await request.get('/api/docs/static/logo.svg');
+  expect(logo.status()).toBe(200);
+  expect(await logo.text()).toContain('<svg');
+  const spec = await request.get('/api/docs/json');
+  expect(((await spec.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+  expect((await request.get('/api/docs/static/no-such-file.js')).status()).toBe(404);
+});

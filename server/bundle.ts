@@ -31,8 +31,6 @@ export const UNBUNDLED_PACKAGES = [
   // Their transports and workers run from their own files in worker threads.
   'pino',
   'thread-stream',
-  // Its static files are served from its folder.
-  '@fastify/swagger-ui',
   // Loaded after the first answer (the job queue), on first use (exports, object storage) or
   // only when configured (Redis, which also reads its package.json beside its code).
   'pg-boss',
@@ -97,7 +95,7 @@ async function bundle(root: string): Promise<void> {
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
     },
-    plugins: [recordSources(root, contents)],
+    plugins: [recordSources(root, contents), filesBesideTheirCode()],
     logLevel: 'warning',
   });
   if (result.errors.length > 0) throw new Error("the server's bundle could not be built");
@@ -128,6 +126,32 @@ function recordSources(root: string, contents: Map<string, Uint8Array>): Plugin 
         const extension = path.extname(args.path).slice(1) as 'ts' | 'tsx' | 'js' | 'json';
         return { contents: source, loader: extension };
       });
+    },
+  };
+}
+
+/**
+ * Bundled packages that read files beside their code through `__dirname` (Swagger UI: its page's
+ * scripts and logo). Their `__dirname` is their folder in node_modules, found when the bundle runs.
+ */
+const READING_BESIDE_THEIR_CODE = ['@fastify/swagger-ui'];
+
+function filesBesideTheirCode(): Plugin {
+  return {
+    name: 'files-beside-their-code',
+    setup(build) {
+      for (const name of READING_BESIDE_THEIR_CODE) {
+        const packageFolder = `${path.sep}node_modules${path.sep}${name.replaceAll('/', path.sep)}${path.sep}`;
+        // The names hold no character special in a pattern but the separator.
+        const filter = new RegExp(`[\\\\/]node_modules[\\\\/]${name.replace('/', '[\\\\/]')}[\\\\/].*\\.js$`);
+        build.onLoad({ filter }, async (args) => {
+          const source = await readFile(args.path, 'utf8');
+          const packageRoot = args.path.slice(0, args.path.lastIndexOf(packageFolder) + packageFolder.length);
+          const within = path.relative(packageRoot, path.dirname(args.path)).split(path.sep).join('/');
+          const folder = `require('node:path').join(require('node:path').dirname(require.resolve(${JSON.stringify(`${name}/package.json`)})), ${JSON.stringify(within)})`;
+          return { contents: source.replaceAll(/\b__dirname\b/g, `(${folder})`), loader: 'js' };
+        });
+      }
     },
   };
 }
