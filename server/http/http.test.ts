@@ -1,8 +1,12 @@
+import { brotliDecompressSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
+import { COMPRESS_IN_ONE_CALL_MAX_BYTES } from '#server/app.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { settings } from '#server/features/settings/settings.tables.ts';
+import { SESSION_COOKIE } from '#server/http/session.ts';
+import { signedInAs } from '#server/testing/signed-in.ts';
 import { buildTestApp, csrfHeaders } from '#server/testing/test-app.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
 
@@ -108,6 +112,32 @@ describe('error format', () => {
     const response = await app.inject({ method: 'GET', url: '/api/products/no-such-product' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: 'Product not found', code: 'not_found' });
+  });
+});
+
+describe('compression', () => {
+  test('an API answer up to 64 kB is compressed in one piece, with its length; a larger one is streamed', async () => {
+    const owner = await signedInAs(app, database.db, 'owner');
+    const cookie = `${SESSION_COOKIE}=${owner.browser.cookie(SESSION_COOKIE)}`;
+    const list = await app.inject({
+      method: 'GET',
+      url: '/api/admin/products?limit=50',
+      headers: { cookie, 'accept-encoding': 'br' },
+    });
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['content-encoding']).toBe('br');
+    const json = brotliDecompressSync(list.rawPayload);
+    // Above the library's own default on two cores (8 kB), within the shop's limit.
+    expect(json.length).toBeGreaterThan(8192);
+    expect(json.length).toBeLessThanOrEqual(COMPRESS_IN_ONE_CALL_MAX_BYTES);
+    expect(list.headers['content-length']).toBe(String(list.rawPayload.length));
+    expect(list.headers['transfer-encoding']).toBeUndefined();
+    expect(JSON.parse(json.toString()).products.length).toBeGreaterThan(0);
+
+    const document = await app.inject({ method: 'GET', url: '/api/docs/json', headers: { 'accept-encoding': 'br' } });
+    expect(document.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(document.rawPayload).length).toBeGreaterThan(COMPRESS_IN_ONE_CALL_MAX_BYTES);
+    expect(document.headers['content-length']).toBeUndefined();
   });
 });
 
