@@ -348,7 +348,7 @@ export async function buildApp(deps: AppDeps) {
   });
   // An answer in memory up to 64 kB (the API's JSON) is compressed in one call and sent with its
   // length; larger ones (pages, exports) go through a stream, compressed on libuv's threads. The
-  // library's default on two cores, 8 kB, streamed an admin list's 30 kB: a quarter more of the
+  // library's default on two cores, 8 kB, streamed an admin list's 23 kB: a quarter more of the
   // shop's CPU per request (docs/performance.md, "Eleventh round").
   await app.register(fastifyCompress, {
     threshold: 1024,
