@@ -8,6 +8,7 @@
  * rebuild must not delete them under it.
  */
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { appRoot } from './app-root.ts';
@@ -95,7 +96,7 @@ async function bundle(root: string): Promise<void> {
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
     },
-    plugins: [recordSources(root, contents), filesBesideTheirCode()],
+    plugins: [recordSources(root, contents), filesBesideTheirCode(root)],
     logLevel: 'warning',
   });
   if (result.errors.length > 0) throw new Error("the server's bundle could not be built");
@@ -136,17 +137,17 @@ function recordSources(root: string, contents: Map<string, Uint8Array>): Plugin 
  */
 const READING_BESIDE_THEIR_CODE = ['@fastify/swagger-ui'];
 
-function filesBesideTheirCode(): Plugin {
+function filesBesideTheirCode(root: string): Plugin {
+  const fromRoot = createRequire(path.join(root, 'package.json'));
   return {
     name: 'files-beside-their-code',
     setup(build) {
       for (const name of READING_BESIDE_THEIR_CODE) {
-        const packageFolder = `${path.sep}node_modules${path.sep}${name.replaceAll('/', path.sep)}${path.sep}`;
-        // The names hold no character special in a pattern but the separator.
-        const filter = new RegExp(`[\\\\/]node_modules[\\\\/]${name.replace('/', '[\\\\/]')}[\\\\/].*\\.js$`);
+        const packageRoot = packageFolderOf(fromRoot, name);
+        if (!packageRoot) continue; // Not installed here: nothing of it is bundled.
+        const filter = new RegExp(`^${escapeForPattern(packageRoot + path.sep)}.*\\.js$`);
         build.onLoad({ filter }, async (args) => {
           const source = await readFile(args.path, 'utf8');
-          const packageRoot = args.path.slice(0, args.path.lastIndexOf(packageFolder) + packageFolder.length);
           const within = path.relative(packageRoot, path.dirname(args.path)).split(path.sep).join('/');
           const folder = `require('node:path').join(require('node:path').dirname(require.resolve(${JSON.stringify(`${name}/package.json`)})), ${JSON.stringify(within)})`;
           return { contents: source.replaceAll(/\b__dirname\b/g, `(${folder})`), loader: 'js' };
@@ -154,6 +155,19 @@ function filesBesideTheirCode(): Plugin {
       }
     },
   };
+}
+
+function packageFolderOf(fromRoot: NodeJS.Require, name: string): string | undefined {
+  try {
+    return path.dirname(fromRoot.resolve(`${name}/package.json`));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A path as a pattern matching just it (esbuild's filters are Go patterns: the same escapes). */
+function escapeForPattern(text: string): string {
+  return text.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 async function removeOldBundles(root: string, keep: string[]): Promise<void> {

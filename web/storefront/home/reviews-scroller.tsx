@@ -24,9 +24,9 @@ function placeRow(row: HTMLElement | null, offset: number) {
  * review is drawn once (a few reviews are repeated until they fill the strip), not twice.
  *
  * The page comes with the first 8 cards, the ones a screen can show; the others are added after
- * it has hydrated, a few per task while the browser is idle. The 60 reviews' markup was two
- * thirds of the home page's HTML, and laying it out and hydrating it the longest tasks of its
- * load (docs/performance.md).
+ * it has hydrated, a few per task while the browser is idle. All the kept reviews' markup (52
+ * in the demo) was two thirds of the home page's HTML, and laying it out and hydrating it the
+ * longest tasks of its load (docs/performance.md).
  */
 export function ReviewsScroller({ reviews }: { reviews: Review[] }) {
   const strip = useRef<HTMLDivElement>(null);
