@@ -31,10 +31,24 @@ async function stored() {
   return new Map(rows.map((row) => [row.scope, row.products]));
 }
 
+/** Category rows whose copies of their product's active-ness or creation time are not the product's. */
+async function staleCopies() {
+  return db
+    .select({ productId: productCategories.productId, categoryId: productCategories.categoryId })
+    .from(productCategories)
+    .innerJoin(products, eq(products.id, productCategories.productId))
+    .where(
+      sql`${productCategories.productActive} <> (${products.status} = 'active')
+        OR ${productCategories.productCreatedAt} <> ${products.createdAt}`,
+    );
+}
+
 const status = fc.constantFrom(...adminProductStatuses);
 const operation = fc.oneof(
   fc.record({ kind: fc.constant('insert' as const), status, category: fc.nat() }),
   fc.record({ kind: fc.constant('status' as const), product: fc.nat(), status }),
+  // Not a write the shop makes, but one the copies must follow.
+  fc.record({ kind: fc.constant('created' as const), product: fc.nat(), daysAgo: fc.nat({ max: 1000 }) }),
   // The back office's edit: the status and the whole category list in one transaction.
   fc.record({
     kind: fc.constant('edit' as const),
@@ -62,6 +76,11 @@ async function write(op: Operation, productAt: (n: number) => string, categoryAt
     await db
       .update(products)
       .set({ status: op.status })
+      .where(eq(products.id, productAt(op.product)));
+  } else if (op.kind === 'created') {
+    await db
+      .update(products)
+      .set({ createdAt: new Date(Date.now() - op.daysAgo * 86_400_000) })
       .where(eq(products.id, productAt(op.product)));
   } else if (op.kind === 'edit') {
     const id = productAt(op.product);
@@ -100,12 +119,13 @@ async function write(op: Operation, productAt: (n: number) => string, categoryAt
   }
 }
 
-describe('active product counts, kept by the products and categories triggers', () => {
-  test('the seeded shop: the rollup equals a count of the active products', async () => {
+describe("active product counts and the category rows' copies, kept by the products and categories triggers", () => {
+  test("the seeded shop: the rollup equals a count of the active products, every copy its product's", async () => {
     expect(await stored()).toEqual(await recount());
+    expect(await staleCopies()).toEqual([]);
   });
 
-  test('any mix of writes, several at once: the rollup still equals the count', async () => {
+  test("any mix of writes, several at once: the rollup still equals the count, the copies their products'", async () => {
     const categoryIds = (await db.select({ id: categories.id }).from(categories).orderBy(categories.id)).map(
       (c) => c.id,
     );
@@ -125,6 +145,7 @@ describe('active product counts, kept by the products and categories triggers', 
             await Promise.all(batch.map((op) => write(op, productAt, categoryAt).catch(refused)));
           }
           expect(await stored()).toEqual(await recount());
+          expect(await staleCopies()).toEqual([]);
         },
       ),
       { numRuns: 30 },
@@ -189,4 +210,24 @@ describe.skipIf(!postgresUrl)('a category row removed while its product becomes 
     else await overlap(activate, () => remove(db));
     expect(await stored()).toEqual(await recount());
   });
+
+  test.each(['row added first', 'product activated first'])(
+    'a category row added while its product becomes active, %s: every copy says active',
+    async (order) => {
+      const [first, second] = await db.select({ id: categories.id }).from(categories).orderBy(categories.id).limit(2);
+      if (!first || !second) throw new Error('the seed has categories');
+      const id = await draftProductIn(first.id);
+      const add = (on: typeof db) => on.insert(productCategories).values({ productId: id, categoryId: second.id });
+      const activate = (on: typeof db) => on.update(products).set({ status: 'active' }).where(eq(products.id, id));
+      if (order === 'row added first') await overlap(add, () => activate(db));
+      else await overlap(activate, () => add(db));
+      expect(await staleCopies()).toEqual([]);
+      const rows = await db
+        .select({ active: productCategories.productActive })
+        .from(productCategories)
+        .where(eq(productCategories.productId, id));
+      expect(rows).toEqual([{ active: true }, { active: true }]);
+      expect(await stored()).toEqual(await recount());
+    },
+  );
 });

@@ -38,6 +38,21 @@ describe('GET /api/products', () => {
     expect((await get('/api/products?category=unknown')).json().pagination.total).toBe(0);
   });
 
+  test("a category's pages, read from its own rows, are the whole listing's products of that category in order", async () => {
+    type Listed = { products: { id: string; categories: string[] }[]; pagination: { total: number } };
+    const all = (await get('/api/products?limit=100')).json() as Listed;
+    for (const category of seedCategories) {
+      const expected = all.products.filter((p) => p.categories.includes(category.name)).map((p) => p.id);
+      const paged: string[] = [];
+      for (let page = 1; page <= Math.ceil(expected.length / 3) + 1; page++) {
+        const body = (await get(`/api/products?category=${category.slug}&limit=3&page=${page}`)).json() as Listed;
+        expect(body.pagination.total).toBe(expected.length);
+        paged.push(...body.products.map((p) => p.id));
+      }
+      expect(paged).toEqual(expected);
+    }
+  });
+
   test.each([
     ['page=0', 'page'],
     ['page=1.5', 'page'],

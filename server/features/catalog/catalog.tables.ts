@@ -9,6 +9,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { adminProductStatuses } from '#common/contracts/admin/products.ts';
@@ -99,10 +100,20 @@ export const productCategories = pgTable(
       .references(() => categories.id, { onDelete: 'cascade' }),
     /** Order of the category on the product (the first is the main one). */
     position: integer().notNull().default(0),
+    /**
+     * Copies of the product's active-ness and creation time, written by the database's triggers
+     * (never by the shop), so that a category's listing, newest first, reads one index: at a
+     * million products, finding page 30 through the products' own order cost 4,000 lookups here.
+     */
+    productActive: boolean().notNull().default(false),
+    productCreatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.productId, t.categoryId] }),
     index('product_categories_category_idx').on(t.categoryId),
+    index('product_categories_listing_idx')
+      .on(t.categoryId, t.productCreatedAt.desc().nullsFirst(), t.productId)
+      .where(sql`${t.productActive}`),
   ],
 );
 
