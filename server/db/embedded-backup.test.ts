@@ -40,7 +40,8 @@ async function probeCount(dir: string): Promise<number> {
   }
 }
 
-describe('embedded database backups', () => {
+// Each copy and restore migrates and reopens a database: seconds alone, far more on a loaded machine.
+describe('embedded database backups', { timeout: 60_000 }, () => {
   test('a copy taken while writes go on holds every write acknowledged before it, and restores', async () => {
     const { dir, database, dataDir } = await shopDatabase('busy');
     const pglite = database.pglite;
