@@ -22,12 +22,21 @@ ALTER TABLE "product_categories" ENABLE TRIGGER "product_categories_active_count
 -- is waited for and read as committed (as the rollup's trigger reasons, migration 0026). No such
 -- product yet: the row keeps the values it came with (pg_dump's restore loads product_categories
 -- before products, with its foreign keys added afterwards).
+-- A row removed or moved share-locks its product too, before the row itself is locked: every
+-- writer of category rows then takes the product first, as a product's update does (it updates
+-- the rows below), so the two cannot wait for each other.
 CREATE FUNCTION "product_categories_copy_product"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
 	active boolean;
 	created timestamp with time zone;
 BEGIN
+	IF TG_OP <> 'INSERT' THEN
+		PERFORM FROM "products" WHERE "id" = OLD."product_id" FOR SHARE;
+	END IF;
+	IF TG_OP = 'DELETE' THEN
+		RETURN OLD;
+	END IF;
 	SELECT p."status" = 'active', p."created_at" INTO active, created
 	FROM "products" p WHERE p."id" = NEW."product_id" FOR SHARE;
 	IF FOUND THEN
@@ -37,7 +46,7 @@ BEGIN
 	RETURN NEW;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER "product_categories_copy_product" BEFORE INSERT OR UPDATE OF "product_id" ON "product_categories"
+CREATE TRIGGER "product_categories_copy_product" BEFORE INSERT OR UPDATE OR DELETE ON "product_categories"
 FOR EACH ROW EXECUTE FUNCTION "product_categories_copy_product"();
 --> statement-breakpoint
 -- A product's active-ness or creation time changed: its category rows follow. The statement reads
