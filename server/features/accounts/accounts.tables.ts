@@ -21,7 +21,8 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_username_key').on(sql`lower(${t.username})`),
-    index('users_created_idx').on(t.createdAt),
+    // The users tab's default sort, with its tie-breaker: a late page reads the index alone.
+    index('users_created_idx').on(t.createdAt, t.id),
     index('users_role_idx').on(t.role),
     // The users tab's sorts by name and email (case aside, by code point, ties by id) and its
     // search (ILIKE '%text%' on each).
