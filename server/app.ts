@@ -259,7 +259,11 @@ export async function buildApp(deps: AppDeps) {
   events.subscribe((event) => {
     if (event.data.collection === 'sales' || event.type === 'order_created') runningSales.forget();
   });
-  const catalog = createCatalogService({ db, runningSales });
+  // Hot public reads, dropped whenever the shop changes (the events the back office's stream carries).
+  const cache = createPublicCache(metrics ? { onLookup: metrics.cacheLookup } : {});
+  events.subscribe(() => cache.invalidate());
+  // A search's ranking is kept as its answers are, for all of its pages.
+  const catalog = createCatalogService({ db, runningSales, remember: cache.remember });
   const marketing = createMarketingService({ db, jobs: deps.jobs });
   const orders = createOrdersService({ db });
   const reviews = createReviewsService({
@@ -327,9 +331,6 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onClose', async () => {
     await analytics.close();
   });
-  // Hot public reads, dropped whenever the shop changes (the events the back office's stream carries).
-  const cache = createPublicCache(metrics ? { onLookup: metrics.cacheLookup } : {});
-  events.subscribe(() => cache.invalidate());
   const csrf = createCsrfProtection({ signingKey: deps.signingKey, secureCookies });
 
   // Clients no limit counts: the server's own render calls and the configured addresses (each read

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
-import { expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createRandom } from '#seed/random.ts';
 import { createPublicCache, preferredCoding } from './public-cache.ts';
 
@@ -189,4 +189,93 @@ test('the cache keeps within its byte budget, dropping the oldest entries first'
   // 'a' went to make room for 'c'.
   await app.inject('/a');
   expect(loads).toBe(4);
+});
+
+test('a read after a write does not join a load that began before it; that load is used once, not kept', async () => {
+  const cache = createPublicCache();
+  let value = 'before';
+  let release = () => {};
+  let loads = 0;
+  const app = Fastify();
+  app.get('/thing', (request, reply) =>
+    cache.respond(request, reply, {
+      key: 'thing',
+      schema: { parse: (v: unknown) => v },
+      maxAge: 60,
+      load: async () => {
+        loads++;
+        const seen = value;
+        if (loads === 1) await new Promise<void>((resolve) => (release = resolve));
+        return { value: seen };
+      },
+    }),
+  );
+  const early = app.inject('/thing');
+  await vi.waitFor(() => expect(loads).toBe(1));
+  value = 'after';
+  cache.invalidate();
+  expect((await app.inject('/thing')).json()).toEqual({ value: 'after' });
+  release();
+  expect((await early).json()).toEqual({ value: 'before' });
+  expect((await app.inject('/thing')).json()).toEqual({ value: 'after' });
+  expect(loads).toBe(2);
+});
+
+describe('remember: a value shared by several answers', () => {
+  test('computed once per key, concurrent callers included, until invalidate()', async () => {
+    const cache = createPublicCache();
+    let loads = 0;
+    const load = async () => ++loads;
+    expect(await Promise.all([1, 2, 3].map(() => cache.remember('ranking', load)))).toEqual([1, 1, 1]);
+    expect(await cache.remember('ranking', load)).toBe(1);
+    expect(await cache.remember('other', load)).toBe(2);
+    cache.invalidate();
+    expect(await cache.remember('ranking', load)).toBe(3);
+  });
+
+  test('kept for the time to live only', async () => {
+    const cache = createPublicCache({ ttlMs: 0 });
+    let loads = 0;
+    const load = async () => ++loads;
+    await cache.remember('ranking', load);
+    expect(await cache.remember('ranking', load)).toBe(2);
+  });
+
+  test('a write during the load: its callers get the value, the next caller computes anew', async () => {
+    const cache = createPublicCache();
+    let loads = 0;
+    let release = () => {};
+    const early = cache.remember('ranking', async () => {
+      loads++;
+      await new Promise<void>((resolve) => (release = resolve));
+      return 'before';
+    });
+    await vi.waitFor(() => expect(loads).toBe(1));
+    cache.invalidate();
+    const late = cache.remember('ranking', async () => 'after');
+    release();
+    expect(await early).toBe('before');
+    expect(await late).toBe('after');
+    expect(await cache.remember('ranking', async () => 'again')).toBe('after');
+  });
+
+  test('a failed load is not kept', async () => {
+    const cache = createPublicCache();
+    await expect(
+      cache.remember('ranking', async () => {
+        throw new Error('database gone');
+      }),
+    ).rejects.toThrow('database gone');
+    expect(await cache.remember('ranking', async () => 'back')).toBe('back');
+  });
+
+  test('at most maxValues are kept, the oldest dropped first', async () => {
+    const cache = createPublicCache({ maxValues: 2 });
+    let loads = 0;
+    const load = async () => ++loads;
+    for (const key of ['a', 'b', 'c']) await cache.remember(key, load);
+    expect(await cache.remember('c', load)).toBe(3);
+    expect(await cache.remember('b', load)).toBe(2);
+    expect(await cache.remember('a', load)).toBe(4);
+  });
 });

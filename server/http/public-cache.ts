@@ -52,16 +52,21 @@ export function createPublicCache({
   ttlMs = 30_000,
   maxEntries = 1000,
   maxBytes = 16 * 2 ** 20,
+  maxValues = 100,
   onLookup,
 }: {
   ttlMs?: number;
   maxEntries?: number;
   maxBytes?: number;
+  /** Values kept by remember() at most (a search's ranking is about 30 kB). */
+  maxValues?: number;
   /** Told whether each read was answered from memory (the hit rate's metrics). */
   onLookup?: (hit: boolean) => void;
 } = {}) {
   const entries = new Map<string, Entry>();
   const filling = new Map<string, Promise<Entry>>();
+  const values = new Map<string, { value: unknown; at: number }>();
+  const computing = new Map<string, Promise<unknown>>();
   let generation = 0;
   let totalBytes = 0;
 
@@ -105,10 +110,27 @@ export function createPublicCache({
       if (cached.hits === HOT_HITS && !cached.best) void compressBest(key, cached);
       return cached;
     }
-    // Concurrent misses of one key share one load.
-    const pending = filling.get(key) ?? fill(key, schema, load).finally(() => filling.delete(key));
-    filling.set(key, pending);
-    return pending;
+    return shared(filling, key, () => fill(key, schema, load));
+  }
+
+  /**
+   * A value computed once per key and kept as the answers are: for the TTL and until the next
+   * invalidate(); a write during its load lets it be used once, not kept. For work that many
+   * answers share, such as a search's ranking, which each of its pages slices.
+   */
+  async function remember<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const kept = values.get(key);
+    if (kept !== undefined && Date.now() - kept.at < ttlMs) return kept.value as T;
+    return shared(computing as Map<string, Promise<T>>, key, async () => {
+      const started = generation;
+      const value = await load();
+      if (started === generation) {
+        values.delete(key);
+        if (values.size >= maxValues) values.delete(values.keys().next().value as string);
+        values.set(key, { value, at: Date.now() });
+      }
+      return value;
+    });
   }
 
   /**
@@ -162,9 +184,24 @@ export function createPublicCache({
     generation++;
     entries.clear();
     totalBytes = 0;
+    values.clear();
+    // A read after the write must not join a load that began before it.
+    filling.clear();
+    computing.clear();
   }
 
-  return { respond, invalidate };
+  return { respond, remember, invalidate };
+}
+
+/** Concurrent loads of one key share one promise (while it is still the key's in `inFlight`). */
+function shared<T>(inFlight: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  const running = inFlight.get(key);
+  if (running) return running;
+  const pending: Promise<T> = load().finally(() => {
+    if (inFlight.get(key) === pending) inFlight.delete(key);
+  });
+  inFlight.set(key, pending);
+  return pending;
 }
 
 export type PublicCache = ReturnType<typeof createPublicCache>;

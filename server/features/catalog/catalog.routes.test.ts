@@ -83,6 +83,18 @@ describe('GET /api/products/search/:term', () => {
     expect(charger.products[0].slug).toBe('wireless-charger');
   });
 
+  test("a term's pages, one product each, are its first page in order", async () => {
+    const whole = (await get('/api/products/search/lamp')).json();
+    expect(whole.products.length).toBeGreaterThan(2);
+    const oneByOne = [];
+    for (let page = 1; page <= whole.pagination.total + 1; page++) {
+      const { products, pagination } = (await get(`/api/products/search/LAMP?page=${page}&limit=1`)).json();
+      expect(pagination.total).toBe(whole.pagination.total);
+      oneByOne.push(...products.map((p: { id: string }) => p.id));
+    }
+    expect(oneByOne).toEqual(whole.products.map((p: { id: string }) => p.id));
+  });
+
   test('finds nothing for unrelated words', async () => {
     const body = (await get('/api/products/search/xylophone')).json();
     expect(body).toEqual({ products: [], pagination: { page: 1, pages: 1, total: 0, limit: 24 } });

@@ -27,6 +27,10 @@ test('a product, a listing page and a search page each read their products in on
   expect(listing).toHaveLength(2);
 
   const search = await statementsOf('/api/products/search/fountain');
-  // The words close to the term's, then the ranked page read whole.
-  expect(search).toHaveLength(2);
+  // The words close to the term's, the ranking, then the page's products.
+  expect(search).toHaveLength(3);
+  // The term's other pages slice the kept ranking: their products alone.
+  const secondPage = await statementsOf('/api/products/search/Fountain?page=2&limit=1');
+  expect(secondPage).toHaveLength(1);
+  expect(secondPage[0]).toMatch(/json_agg/);
 });

@@ -223,6 +223,26 @@ describe('PATCH /api/admin/products/:id', () => {
     expect((await browser.get(`/api/products/${product.slug}`)).statusCode).toBe(404);
   });
 
+  test('a search read before an edit sees the edit at once, on pages it had not served yet', async () => {
+    const { browser, patch } = await signedIn();
+    const word = `quokka${unique()}`;
+    const product = await created(browser, { title: `Tray ${word}` });
+    // Each read a new page size: no answer kept whole, only the term's ranking, could serve it.
+    let limit = 0;
+    const found = async (term: string) =>
+      (await browser.get(`/api/products/search/${term}?limit=${++limit}`))
+        .json()
+        .products.map((summary: { id: string }) => summary.id);
+    expect(await found(word)).toEqual([product.id]);
+    expect(await found(word)).toEqual([product.id]);
+    const renamed = `wombat${unique()}`;
+    expect((await patch(`/api/admin/products/${product.id}`, { title: `Tray ${renamed}` })).statusCode).toBe(200);
+    expect(await found(word)).toEqual([]);
+    expect(await found(renamed)).toEqual([product.id]);
+    expect((await patch(`/api/admin/products/${product.id}`, { status: 'inactive' })).statusCode).toBe(200);
+    expect(await found(renamed)).toEqual([]);
+  });
+
   test('a new price with several SKUs overwrites every SKU price (the form confirms first)', async () => {
     const { browser, patch } = await signedIn();
     const product = await created(browser, {
