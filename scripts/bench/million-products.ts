@@ -8,9 +8,10 @@
  * the admin lists as the owner; then every statement behind those reads explained (ANALYZE,
  * BUFFERS). The database is dropped at the end unless --keep.
  *
- *   node scripts/bench/million-products.ts --scale 0.01 [--keep] [--database sw_million_x] [--seconds 5]
+ *   node scripts/bench/million-products.ts --scale 0.01 [--keep] [--database sw_million_x] [--seconds 5] [--only search]
  *
- * --scale 1 is the issue's size; --database reuses a database written before (nothing written).
+ * --scale 1 is the issue's size; --database reuses a database written before (nothing written);
+ * --only measures the reads whose name contains the given text (the others are left out).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -38,6 +39,7 @@ const Options = z.object({
   keep: z.boolean(),
   database: z.optional(z.string().check(z.regex(/^sw_million_[a-z0-9_]+$/, 'must be sw_million_…'))),
   seconds: z.pipe(z.coerce.number().check(z.int(), z.gte(1), z.lte(60)), z.number()),
+  only: z.optional(z.string().check(z.minLength(1))),
 });
 type Options = z.infer<typeof Options>;
 
@@ -726,7 +728,9 @@ async function main(options: Options): Promise<void> {
       process.stdout.write(`generated in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     }
     process.stdout.write(`database size: ${await databaseSize(databaseUrl)}\n`);
-    const reads = await readsOn(databaseUrl, scale.products);
+    const reads = (await readsOn(databaseUrl, scale.products)).filter(
+      (read) => options.only === undefined || read.name.includes(options.only),
+    );
     // The first start is timed to the home page, its steps read from its log; the reads are
     // measured on a second one that logs only what goes wrong.
     const timed = await startShop(databaseUrl, dataDir, 'info');
@@ -788,6 +792,7 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     database: { type: 'string' },
     seconds: { type: 'string', default: '5' },
+    only: { type: 'string' },
   },
 });
 const parsed = Options.safeParse(values);
