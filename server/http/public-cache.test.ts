@@ -4,10 +4,12 @@ import { describe, expect, test, vi } from 'vitest';
 import { createRandom } from '#seed/random.ts';
 import { createPublicCache, preferredCoding } from './public-cache.ts';
 
-async function appWithCache(ttlMs = 60_000) {
+/** An app with one cached route; `hold` makes a load wait (with the value it read) until released. */
+async function appWithCache(ttlMs = 60_000, hold: (load: number) => boolean = () => false) {
   const cache = createPublicCache({ ttlMs });
   let loads = 0;
   let value = 'first';
+  let release = () => {};
   const app = Fastify();
   app.get('/thing', (request, reply) =>
     cache.respond(request, reply, {
@@ -15,12 +17,13 @@ async function appWithCache(ttlMs = 60_000) {
       schema: { parse: (v: unknown) => v },
       maxAge: 60,
       load: async () => {
-        loads++;
-        return { value };
+        const seen = value;
+        if (hold(++loads)) await new Promise<void>((resolve) => (release = resolve));
+        return { value: seen };
       },
     }),
   );
-  return { app, cache, loads: () => loads, set: (next: string) => (value = next) };
+  return { app, cache, loads: () => loads, set: (next: string) => (value = next), release: () => release() };
 }
 
 test('a cached read loads once, and invalidate() makes the next read load again', async () => {
@@ -192,33 +195,16 @@ test('the cache keeps within its byte budget, dropping the oldest entries first'
 });
 
 test('a read after a write does not join a load that began before it; that load is used once, not kept', async () => {
-  const cache = createPublicCache();
-  let value = 'before';
-  let release = () => {};
-  let loads = 0;
-  const app = Fastify();
-  app.get('/thing', (request, reply) =>
-    cache.respond(request, reply, {
-      key: 'thing',
-      schema: { parse: (v: unknown) => v },
-      maxAge: 60,
-      load: async () => {
-        loads++;
-        const seen = value;
-        if (loads === 1) await new Promise<void>((resolve) => (release = resolve));
-        return { value: seen };
-      },
-    }),
-  );
+  const { app, cache, loads, set, release } = await appWithCache(60_000, (load) => load === 1);
   const early = app.inject('/thing');
-  await vi.waitFor(() => expect(loads).toBe(1));
-  value = 'after';
+  await vi.waitFor(() => expect(loads()).toBe(1));
+  set('after');
   cache.invalidate();
   expect((await app.inject('/thing')).json()).toEqual({ value: 'after' });
   release();
-  expect((await early).json()).toEqual({ value: 'before' });
+  expect((await early).json()).toEqual({ value: 'first' });
   expect((await app.inject('/thing')).json()).toEqual({ value: 'after' });
-  expect(loads).toBe(2);
+  expect(loads()).toBe(2);
 });
 
 describe('remember: a value shared by several answers', () => {
