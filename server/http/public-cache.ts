@@ -44,9 +44,10 @@ export const COMPRESS_THRESHOLD = 1024;
  * Hot public reads, served from memory: the response body is computed once per key, checked
  * against its contract, serialised, compressed (brotli and gzip, quickly at first and at their
  * best once the entry is read a few times, off the event loop), and then sent as is with an ETag (a matching If-None-Match gets 304).
- * Entries live a short time and are dropped at once by `invalidate()` when the data behind them
- * changes, so a write is seen at once on this instance and within the TTL elsewhere. The cache is
- * bounded by entries and by bytes (all codings counted).
+ * Entries, and the values `remember()` keeps for several answers, live a short time and are
+ * dropped at once by `invalidate()` when the data behind them changes (the app calls it on every
+ * change event, which reaches every instance). The cache is bounded by entries and by bytes (all
+ * codings counted), and its values by number.
  */
 export function createPublicCache({
   ttlMs = 30_000,
