@@ -1,13 +1,11 @@
-import { and, desc, eq, gt, gte, inArray, lte, max, sql } from 'drizzle-orm';
+import { and, desc, eq, exists, gt, gte, lt, lte, max, sql } from 'drizzle-orm';
 import type { BestSeller, FlashSale } from '#common/contracts/marketing.ts';
 import { discountedPrice } from '#common/pricing.ts';
 import type { Db, Tx } from '#server/db/client.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
-import { paidStatuses } from '#server/features/orders/order-status.ts';
-import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
 import { notFound } from '#server/http/errors.ts';
 import type { JobRunData, Jobs } from '#server/jobs/job-queue.ts';
-import { bestSellers, sales } from './marketing.tables.ts';
+import { bestSellers, productUnitsByDay, sales } from './marketing.tables.ts';
 
 const BEST_SELLER_DAYS = 30;
 
@@ -58,27 +56,50 @@ const BEST_SELLERS_SCHEDULE = '*/5 * * * *';
 /** The schedule's interval: a count younger than this is fresh. */
 const BEST_SELLERS_INTERVAL_MS = 5 * 60 * 1000;
 
+/** The UTC day (YYYY-MM-DD) that many days before `now`'s. */
+function utcDayBefore(now: Date, days: number): string {
+  return new Date(now.getTime() - days * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
 /**
- * Counts the best sellers again: products by units sold in paid orders of the last 30 days,
- * most first, replacing the kept list in one transaction (readers see the old or the new one).
- * The job below runs it every few minutes; the demo seed once, after its orders.
+ * Counts the best sellers again: products by units sold in paid orders of the last 30 days
+ * (today's and the 29 UTC days before it, by each order's day), most first, replacing the kept
+ * list in one transaction (readers see the old or the new one). The units come from
+ * product_units_by_day, which the database keeps as orders are written; the days that left the
+ * window are dropped from it here. The job below runs it every few minutes; the demo seed once,
+ * after its orders.
  */
 export async function refreshBestSellers(db: Db | Tx, now = new Date()): Promise<number> {
-  const since = new Date(now.getTime() - BEST_SELLER_DAYS * 24 * 60 * 60 * 1000);
-  const score = sql<number>`sum(${orderItems.quantity})::int`;
+  const firstDay = utcDayBefore(now, BEST_SELLER_DAYS - 1);
+  const score = sql<number>`sum(${productUnitsByDay.units})::int`;
   return db.transaction(async (tx) => {
+    await tx.delete(productUnitsByDay).where(lt(productUnitsByDay.day, firstDay));
+    // Sorted before the products are looked up: the lookups stop at the hundredth active one
+    // (a month of a million-product shop sold 66,693 products; looking each up took 200 ms).
+    const units = tx
+      .select({ productId: productUnitsByDay.productId, score: score.as('score') })
+      .from(productUnitsByDay)
+      .where(gte(productUnitsByDay.day, firstDay))
+      .groupBy(productUnitsByDay.productId)
+      .having(sql`${score} > 0`)
+      .orderBy(desc(score), productUnitsByDay.productId)
+      .as('units');
     const counted = tx
       .select({
-        productId: sql<string>`${orderItems.productId}`.as('product_id'),
-        score: score.as('score'),
+        productId: sql<string>`${units.productId}`.as('product_id'),
+        score: units.score,
         countedAt: sql<Date>`now()`.as('counted_at'),
       })
-      .from(orderItems)
-      .innerJoin(orders, eq(orders.id, orderItems.orderId))
-      .innerJoin(products, and(eq(products.id, orderItems.productId), eq(products.status, 'active')))
-      .where(and(gte(orders.createdAt, since), inArray(orders.status, [...paidStatuses])))
-      .groupBy(orderItems.productId)
-      .orderBy(desc(score), orderItems.productId)
+      .from(units)
+      .where(
+        exists(
+          tx
+            .select({ one: sql`1` })
+            .from(products)
+            .where(and(eq(products.id, units.productId), eq(products.status, 'active'))),
+        ),
+      )
+      .orderBy(desc(units.score), units.productId)
       .limit(BEST_SELLERS_KEPT);
     await tx.delete(bestSellers);
     const kept = await tx.insert(bestSellers).select(counted).returning({ productId: bestSellers.productId });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { discountTypes, saleTypes } from '#common/contracts/marketing.ts';
 import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
@@ -60,4 +60,21 @@ export const bestSellers = pgTable(
     countedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('best_sellers_score_idx').on(t.score.desc(), t.productId)],
+);
+
+/**
+ * Units of each product sold in paid orders, per UTC day of the order, as changes: the triggers of
+ * migration 0030 append a row for an order's lines when it becomes paid (their units) or stops
+ * being paid (minus them), whoever writes the order. No row is ever updated, so checkouts never
+ * queue at a shared row. The best sellers' count sums the window's rows (its cost follows the
+ * month's order lines, not every order line ever) and drops the days that left the window.
+ */
+export const productUnitsByDay = pgTable(
+  'product_units_by_day',
+  {
+    day: date({ mode: 'string' }).notNull(),
+    productId: text().notNull(),
+    units: integer().notNull(),
+  },
+  (t) => [index('product_units_by_day_day_idx').on(t.day)],
 );

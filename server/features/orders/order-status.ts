@@ -17,7 +17,10 @@ const moves: Record<OrderStatus, readonly OrderStatus[]> = {
   cancelled: [],
 };
 
-/** Orders that were paid: everything but those awaiting payment and those cancelled. */
+/**
+ * Orders that were paid: everything but those awaiting payment and those cancelled. The rollups'
+ * triggers (migrations 0011 and 0030) name the same statuses.
+ */
 export const paidStatuses = ['processing', 'shipped', 'delivered', 'completed'] as const satisfies OrderStatus[];
 
 /** The status an order takes when its payment is captured. */
