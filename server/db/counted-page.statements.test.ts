@@ -13,8 +13,8 @@ const statements: string[] = [];
 const database = await createTestDatabase({ logQuery: (sql) => statements.push(sql) });
 const { app } = await buildTestApp({ database });
 const { db } = database;
-// The orders tab takes the download permission (common/permissions.ts).
-const { id: adminId } = await signedInAs(app, db, 'admin', { downloadXlsx: true });
+// The orders tab takes the download permission, the products tab the upload one (common/permissions.ts).
+const { id: adminId } = await signedInAs(app, db, 'admin', { downloadXlsx: true, uploadProducts: true });
 const cookie = `sw_session=${await createSessionStore({ db }).create(adminId)}`;
 
 for (let n = 1; n <= 3; n += 1) {
@@ -88,4 +88,24 @@ test("a page of admin reviews, at an offset, reads its ids first and joins its r
   expect(reads[0]).toMatch(/page_ids/);
   expect(body.reviews).toHaveLength(3);
   expect(body.reviews[0].productTitle).toEqual(expect.any(String));
+});
+
+test('an unsearched first page of the admin size has its limit written in (planned once), and reads the same rows', async () => {
+  for (const list of ['products', 'orders', 'reviews']) {
+    const key = list as 'products' | 'orders' | 'reviews';
+    const first = await statementsOf(`/api/admin/${list}?page=1&limit=10&sortBy=createdAt&sortOrder=desc`);
+    const [read] = first.sql.filter((text) => /page_ids/.test(text));
+    expect(read, list).toMatch(/ limit 10\)/);
+    // Another size is read through placeholders: its first ten rows are the same ones.
+    const wider = await statementsOf(`/api/admin/${list}?page=1&limit=11&sortBy=createdAt&sortOrder=desc`);
+    const [widerRead] = wider.sql.filter((text) => /page_ids/.test(text));
+    expect(widerRead, list).toMatch(/ limit \$\d+/);
+    const ids = (body: Record<typeof key, { id: string }[]>) => body[key].map((row) => row.id);
+    expect(ids(first.body).length, list).toBeGreaterThan(0);
+    expect(ids(first.body), list).toEqual(ids(wider.body).slice(0, 10));
+    expect(first.body.pagination, list).toMatchObject({ total: wider.body.pagination.total });
+  }
+  // A search's first page keeps its placeholders: the pattern is a free value.
+  const searched = await statementsOf('/api/admin/orders?page=1&limit=10&search=SW-20000');
+  expect(searched.sql.filter((text) => /page_ids/.test(text) && / limit 10\)/.test(text))).toHaveLength(0);
 });

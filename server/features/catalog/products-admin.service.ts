@@ -12,7 +12,13 @@ import {
 } from '#common/product-rules.ts';
 import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, type PageReadMode, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
+import {
+  countedPage,
+  firstPageOf,
+  type PageReadMode,
+  pageIdsPlaceholderOf,
+  sortKeys,
+} from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
@@ -42,6 +48,8 @@ type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder'> & {
   searched: boolean;
   inCategory: boolean;
   mode: PageReadMode;
+  /** The first page's size, written into the statement (pageIdsPlaceholderOf), or undefined. */
+  firstPage: number | undefined;
 };
 
 const slugTaken = (slug: string) => conflict('slug_taken', `The URL slug "${slug}" is already used by another product`);
@@ -165,7 +173,7 @@ export function createProductsAdminService({
   /** A page of products, its ids read first: the details' subqueries then run for its rows alone. */
   const pageStatement = statementPerShape(
     'admin_products',
-    ({ sortBy, sortOrder, searched, inCategory, mode }: PageShape, name) => {
+    ({ sortBy, sortOrder, searched, inCategory, mode, firstPage }: PageShape, name) => {
       const keys = [sortColumns[sortBy], products.id];
       const direction = sortOrder === 'asc' ? asc : desc;
       const pageIds = pageIdsPlaceholderOf(db, products.id, {
@@ -177,6 +185,7 @@ export function createProductsAdminService({
         keys,
         direction,
         mode,
+        firstPage,
       });
       return db
         .select({ ...detailedColumns, matches: pageIds.matches })
@@ -227,6 +236,7 @@ export function createProductsAdminService({
           searched: search !== undefined,
           inCategory: categoryId !== undefined,
           mode,
+          firstPage: firstPageOf(offset, query.limit, search === undefined && categoryId === undefined),
         }).execute({ ...values, limit: query.limit, offset, window }),
     });
     return { products: present(rows), pagination: paginationOf(query.page, query.limit, total, capped) };

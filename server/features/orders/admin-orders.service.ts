@@ -3,7 +3,13 @@ import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { AdminOrder, AdminOrderFilters } from '#common/contracts/admin/orders.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, type PageReadMode, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
+import {
+  countedPage,
+  firstPageOf,
+  type PageReadMode,
+  pageIdsPlaceholderOf,
+  sortKeys,
+} from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
@@ -90,6 +96,8 @@ export type AdminOrderRow = Awaited<ReturnType<typeof selectOrders<Record<never,
 type PageShape = Pick<AdminOrderFilters, 'sortBy' | 'sortOrder' | 'statusFilter'> & {
   searched: boolean;
   mode: PageReadMode;
+  /** The first page's size, written into the statement (pageIdsPlaceholderOf), or undefined. */
+  firstPage: number | undefined;
 };
 
 /** Orders with their details, for the page's ids to be joined to (`innerJoin(pageIds, …)`). */
@@ -235,7 +243,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
   /** A page of orders, its ids read first (its details are then read for its rows alone). */
   const pageStatement = statementPerShape(
     'admin_orders',
-    ({ sortBy, sortOrder, statusFilter, searched, mode }: PageShape, name) => {
+    ({ sortBy, sortOrder, statusFilter, searched, mode, firstPage }: PageShape, name) => {
       const keys = sortColumns(sortBy);
       const direction = sortOrder === 'asc' ? asc : desc;
       const pageIds = pageIdsPlaceholderOf(db, orders.id, {
@@ -243,6 +251,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
         keys,
         direction,
         mode,
+        firstPage,
       });
       return selectOrders(db, { matches: pageIds.matches })
         .innerJoin(pageIds, eq(pageIds.id, orders.id))
@@ -272,6 +281,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
           statusFilter: query.statusFilter,
           searched: pattern !== undefined,
           mode,
+          firstPage: firstPageOf(offset, query.limit, pattern === undefined),
         }).execute({ pattern, limit: query.limit, offset, window }),
     });
     return {

@@ -4,7 +4,13 @@ import type { AdminReview, bulkReviewStatuses, listAdminReviews } from '#common/
 import { paginationOf } from '#common/contracts/pagination.ts';
 import { isDenied, mayApprove, mayFlag } from '#common/review-rules.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, type PageReadMode, pageIdsPlaceholderOf, sortKeys } from '#server/db/counted-page.ts';
+import {
+  countedPage,
+  firstPageOf,
+  type PageReadMode,
+  pageIdsPlaceholderOf,
+  sortKeys,
+} from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
@@ -102,6 +108,8 @@ function whereOf({
 type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder' | 'statusFilter' | 'ratingFilter'> & {
   searched: boolean;
   mode: PageReadMode;
+  /** The first page's size, written into the statement (pageIdsPlaceholderOf), or undefined. */
+  firstPage: number | undefined;
 };
 
 /** The row_counts scopes of each status filter (its statuses'), and of no filter. */
@@ -131,7 +139,7 @@ export function createReviewModerationService({
   /** A page of reviews, its ids read first (its products and authors are then joined for its rows alone). */
   const pageStatement = statementPerShape(
     'admin_reviews',
-    ({ sortBy, sortOrder, statusFilter, ratingFilter, searched, mode }: PageShape, name) => {
+    ({ sortBy, sortOrder, statusFilter, ratingFilter, searched, mode, firstPage }: PageShape, name) => {
       const column = { createdAt: reviews.createdAt, rating: reviews.rating, helpfulCount: reviews.helpfulCount }[
         sortBy
       ];
@@ -143,6 +151,7 @@ export function createReviewModerationService({
         keys: order,
         direction,
         mode,
+        firstPage,
       });
       return db
         .select({ ...columns, matches: pageIds.matches })
@@ -177,6 +186,7 @@ export function createReviewModerationService({
           ratingFilter,
           searched: pattern !== undefined,
           mode,
+          firstPage: firstPageOf(offset, limit, pattern === undefined),
         }).execute({ pattern, limit, offset, window }),
     });
     return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total, capped) };
