@@ -100,10 +100,11 @@ async function currentIds(): Promise<Ids> {
 
 async function write(op: Operation, ids: Ids) {
   const at = (list: string[], n: number) => list[n % list.length] ?? '';
-  const setStatus = (status: Operation & { kind: 'order status' }['status'], id: string) =>
-    db.update(orders).set({ status }).where(eq(orders.id, id));
   if (op.kind === 'order status') {
-    await setStatus(op.status, at(ids.orders, op.order));
+    await db
+      .update(orders)
+      .set({ status: op.status })
+      .where(eq(orders.id, at(ids.orders, op.order)));
   } else if (op.kind === 'two orders') {
     await db.transaction(async (tx) => {
       await tx
