@@ -13,8 +13,8 @@ const statements: string[] = [];
 const database = await createTestDatabase({ logQuery: (sql) => statements.push(sql) });
 const { app } = await buildTestApp({ database });
 const { db } = database;
-// The orders tab takes the download permission, the products tab the upload one (common/permissions.ts).
-const { id: adminId } = await signedInAs(app, db, 'admin', { downloadXlsx: true, uploadProducts: true });
+// The orders, products and users tabs take their permissions (common/permissions.ts).
+const { id: adminId } = await signedInAs(app, db, 'admin', { downloadXlsx: true, uploadProducts: true, manageUsers: true });
 const cookie = `sw_session=${await createSessionStore({ db }).create(adminId)}`;
 
 for (let n = 1; n <= 3; n += 1) {
@@ -91,8 +91,8 @@ test("a page of admin reviews, at an offset, reads its ids first and joins its r
 });
 
 test('an unsearched first page of the admin size has its limit written in (planned once), and reads the same rows', async () => {
-  for (const list of ['products', 'orders', 'reviews']) {
-    const key = list as 'products' | 'orders' | 'reviews';
+  for (const list of ['products', 'orders', 'reviews', 'users']) {
+    const key = list as 'products' | 'orders' | 'reviews' | 'users';
     const first = await statementsOf(`/api/admin/${list}?page=1&limit=10&sortBy=createdAt&sortOrder=desc`);
     const [read] = first.sql.filter((text) => /page_ids/.test(text));
     expect(read, list).toMatch(/ limit 10\)/);

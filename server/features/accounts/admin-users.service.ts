@@ -1,11 +1,18 @@
-import { asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { asc, desc, eq, ilike, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { AdminUser, listAdminUsers } from '#common/contracts/admin/users.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
 import type { Db } from '#server/db/client.ts';
-import { countedPage, pageIdsOf, sortKeys } from '#server/db/counted-page.ts';
+import {
+  countedPage,
+  firstPageOf,
+  type PageReadMode,
+  pageIdsPlaceholderOf,
+  sortKeys,
+} from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
+import { statementPerShape } from '#server/db/statement-shapes.ts';
 import { users } from './accounts.tables.ts';
 
 type ListQuery = z.output<typeof listAdminUsers.query>;
@@ -41,46 +48,69 @@ export function toAdminUser(row: AdminUserRow): AdminUser {
   };
 }
 
+/** Users sort by these, names whatever their case, by code point (one order on every database). */
+const sortColumns = {
+  username: sql`lower(${users.username}) COLLATE "C"`,
+  email: sql`lower(${users.email}) COLLATE "C"`,
+  createdAt: users.createdAt,
+} as const;
+
+type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder'> & {
+  searched: boolean;
+  mode: PageReadMode;
+  /** The first page's size, written into the statement (pageIdsPlaceholderOf), or undefined. */
+  firstPage: number | undefined;
+};
+
+/** Users whose name or email holds the search (`pattern`, a placeholder or a value). */
+function searchedFor(pattern: string | Placeholder): SQL | undefined {
+  return or(ilike(users.username, pattern), ilike(users.email, pattern));
+}
+
 /** The users tab of the back office (spec 2 and 7): every account, searched, sorted, a page at a time. */
 export function createAdminUsersService({ db }: { db: Db }) {
+  /** A page of users, its ids read first; ties keep one order (the id). */
+  const pageStatement = statementPerShape(
+    'admin_users',
+    ({ sortBy, sortOrder, searched, mode, firstPage }: PageShape, name) => {
+      const keys = [sortColumns[sortBy], users.id];
+      const direction = sortOrder === 'asc' ? asc : desc;
+      const pageIds = pageIdsPlaceholderOf(db, users.id, {
+        where: searched ? searchedFor(sql.placeholder('pattern')) : undefined,
+        keys,
+        direction,
+        mode,
+        firstPage,
+      });
+      return db
+        .select({ ...adminUserColumns, matches: pageIds.matches })
+        .from(users)
+        .innerJoin(pageIds, eq(pageIds.id, users.id))
+        .orderBy(...sortKeys(keys, direction))
+        .prepare(name);
+    },
+  );
+
   async function list({ page, limit, search, sortBy, sortOrder }: ListQuery) {
-    const where: SQL | undefined = search
-      ? or(ilike(users.username, containing(search)), ilike(users.email, containing(search)))
-      : undefined;
-    // Names sort whatever their case, by code point (the same order on every database, whatever
-    // its locale); ties keep one order (the id).
-    const column = {
-      username: sql`lower(${users.username}) COLLATE "C"`,
-      email: sql`lower(${users.email}) COLLATE "C"`,
-      createdAt: users.createdAt,
-    }[sortBy];
-    const direction = sortOrder === 'asc' ? asc : desc;
+    const pattern = search ? containing(search) : undefined;
     const offset = (page - 1) * limit;
     const { rows, total, capped } = await countedPage({
       db,
-      where,
+      where: pattern === undefined ? undefined : searchedFor(pattern),
       table: users,
       offset,
-      searched: Boolean(search),
+      searched: pattern !== undefined,
       limit,
       // Unsearched, the rollup has the count.
-      ...(search ? {} : { countMatches: () => countRows(db, ['users']) }),
-      page: (filter, mode, window) => {
-        const orderBy = sortKeys([column, users.id], direction, mode === 'matches');
-        const pageIds = pageIdsOf(db, users.id, {
-          where: filter,
-          orderBy,
-          limit,
-          offset,
-          window: mode === 'window' && window,
-          countAll: mode === 'matches',
-        });
-        return db
-          .select({ ...adminUserColumns, matches: pageIds.matches })
-          .from(users)
-          .innerJoin(pageIds, eq(pageIds.id, users.id))
-          .orderBy(...sortKeys([column, users.id], direction));
-      },
+      ...(pattern === undefined ? { countMatches: () => countRows(db, ['users']) } : {}),
+      page: (_filter, mode, window) =>
+        pageStatement({
+          sortBy,
+          sortOrder,
+          searched: pattern !== undefined,
+          mode,
+          firstPage: firstPageOf(offset, limit, pattern === undefined),
+        }).execute({ pattern, limit, offset, window }),
     });
     return { users: rows.map(toAdminUser), pagination: paginationOf(page, limit, total, capped) };
   }
