@@ -14,7 +14,11 @@ const database = await createTestDatabase({ logQuery: (sql) => statements.push(s
 const { app } = await buildTestApp({ database });
 const { db } = database;
 // The orders, products and users tabs take their permissions (common/permissions.ts).
-const { id: adminId } = await signedInAs(app, db, 'admin', { downloadXlsx: true, uploadProducts: true, manageUsers: true });
+const { id: adminId } = await signedInAs(app, db, 'admin', {
+  downloadXlsx: true,
+  uploadProducts: true,
+  manageUsers: true,
+});
 const cookie = `sw_session=${await createSessionStore({ db }).create(adminId)}`;
 
 for (let n = 1; n <= 3; n += 1) {
