@@ -711,12 +711,25 @@ async function databaseSize(databaseUrl: string): Promise<string> {
   });
 }
 
+async function databaseExists(name: string): Promise<boolean> {
+  return onServer(postgresServerUrl, async (client) => {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    return rowCount === 1;
+  });
+}
+
 async function main(options: Options): Promise<void> {
   const scale = sizesAt(options.scale);
   const name = options.database ?? `sw_million_${randomBytes(4).toString('hex')}`;
   const databaseUrl = withDatabase(postgresServerUrl, name);
   const reuse = options.database !== undefined;
   const keep = options.keep || reuse;
+  if (reuse && !(await databaseExists(name))) {
+    process.stderr.write(
+      `million-products: no database ${name} on ${new URL(postgresServerUrl).host}: write one first (without --database, with --keep)\n`,
+    );
+    process.exit(2);
+  }
   process.stdout.write(`A million products at scale ${options.scale}: ${JSON.stringify(scale)}; database ${name}\n`);
   if (!reuse) await onServer(postgresServerUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stillwater-bench-million-'));
