@@ -228,6 +228,15 @@ export function pageIdsOf<Id extends PgColumn>(
 const matchesCount = () => sql<number | null>`count(*) over ()`.mapWith(Number).as('matches');
 const noCount = () => sql<number | null>`NULL::bigint`.as('matches');
 
+/** What every admin list's page statement is built for besides its own filters (statementPerShape's shape). */
+export type PageStatementShape = {
+  /** Whether a search's pattern is among the statement's values. */
+  searched: boolean;
+  mode: PageReadMode;
+  /** The first page's size, written into the statement (pageIdsPlaceholderOf), or undefined. */
+  firstPage: number | undefined;
+};
+
 /**
  * pageIdsOf for a page statement built once per shape (statement-shapes.ts): ordered by `keys` the
  * way `mode` reads, its limit, offset and window the placeholders `limit`, `offset` and `window`

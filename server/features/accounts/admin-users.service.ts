@@ -6,7 +6,7 @@ import type { Db } from '#server/db/client.ts';
 import {
   countedPage,
   firstPageOf,
-  type PageReadMode,
+  type PageStatementShape,
   pageIdsPlaceholderOf,
   sortKeys,
 } from '#server/db/counted-page.ts';
@@ -55,12 +55,7 @@ const sortColumns = {
   createdAt: users.createdAt,
 } as const;
 
-type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder'> & {
-  searched: boolean;
-  mode: PageReadMode;
-  /** The first page's size, written into the statement (pageIdsPlaceholderOf), or undefined. */
-  firstPage: number | undefined;
-};
+type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder'> & PageStatementShape;
 
 /** Users whose name or email holds the search (`pattern`, a placeholder or a value). */
 function searchedFor(pattern: string | Placeholder): SQL | undefined {

@@ -15,7 +15,7 @@ import type { Db } from '#server/db/client.ts';
 import {
   countedPage,
   firstPageOf,
-  type PageReadMode,
+  type PageStatementShape,
   pageIdsPlaceholderOf,
   sortKeys,
 } from '#server/db/counted-page.ts';
@@ -44,13 +44,7 @@ type ListQuery = {
   sortOrder: 'asc' | 'desc';
 };
 /** What a page's statement is built for; the filters' values, the limit and the offset are its values. */
-type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder'> & {
-  searched: boolean;
-  inCategory: boolean;
-  mode: PageReadMode;
-  /** The first page's size, written into the statement (pageIdsPlaceholderOf), or undefined. */
-  firstPage: number | undefined;
-};
+type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder'> & PageStatementShape & { inCategory: boolean };
 
 const slugTaken = (slug: string) => conflict('slug_taken', `The URL slug "${slug}" is already used by another product`);
 

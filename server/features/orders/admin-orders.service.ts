@@ -6,7 +6,7 @@ import type { Db } from '#server/db/client.ts';
 import {
   countedPage,
   firstPageOf,
-  type PageReadMode,
+  type PageStatementShape,
   pageIdsPlaceholderOf,
   sortKeys,
 } from '#server/db/counted-page.ts';
@@ -93,12 +93,7 @@ const orderDetailColumns = {
 export type AdminOrderRow = Awaited<ReturnType<typeof selectOrders<Record<never, never>>>>[number];
 
 /** What a page's statement is built for; the search's pattern, the limit and the offset are its values. */
-type PageShape = Pick<AdminOrderFilters, 'sortBy' | 'sortOrder' | 'statusFilter'> & {
-  searched: boolean;
-  mode: PageReadMode;
-  /** The first page's size, written into the statement (pageIdsPlaceholderOf), or undefined. */
-  firstPage: number | undefined;
-};
+type PageShape = Pick<AdminOrderFilters, 'sortBy' | 'sortOrder' | 'statusFilter'> & PageStatementShape;
 
 /** Orders with their details, for the page's ids to be joined to (`innerJoin(pageIds, …)`). */
 function selectOrders<Extra extends SelectedFields = Record<never, never>>(db: Db, extra?: Extra) {

@@ -7,7 +7,7 @@ import type { Db } from '#server/db/client.ts';
 import {
   countedPage,
   firstPageOf,
-  type PageReadMode,
+  type PageStatementShape,
   pageIdsPlaceholderOf,
   sortKeys,
 } from '#server/db/counted-page.ts';
@@ -105,12 +105,7 @@ function whereOf({
 }
 
 /** What a page's statement is built for; the search's pattern, the limit and the offset are its values. */
-type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder' | 'statusFilter' | 'ratingFilter'> & {
-  searched: boolean;
-  mode: PageReadMode;
-  /** The first page's size, written into the statement (pageIdsPlaceholderOf), or undefined. */
-  firstPage: number | undefined;
-};
+type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder' | 'statusFilter' | 'ratingFilter'> & PageStatementShape;
 
 /** The row_counts scopes of each status filter (its statuses'), and of no filter. */
 const statusFilterScopes: Record<NonNullable<ListQuery['statusFilter']> | 'all', string[]> = {
