@@ -18,7 +18,10 @@ export async function register(page: Page, account = newAccount()) {
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByLabel('Confirm password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/account$/);
+  // A registration hashes the password (argon2id, 19 MiB) and renders the account on the server,
+  // while the other worker's tests share the two cores: once in four CI passes it took over the
+  // default 5 s (stop 36). A shopper's registration alone takes well under a second.
+  await expect(page).toHaveURL(/\/account$/, { timeout: 15_000 });
   return account;
 }
 
