@@ -6,6 +6,7 @@ import type { RatingSummary, Review, ReviewAnalysis } from '#common/contracts/re
 import { clampRating, reviewProblem } from '#common/review-rules.ts';
 import type { AiProvider } from '#server/adapters/ai/ai-provider.ts';
 import type { Db } from '#server/db/client.ts';
+import { statementPerShape } from '#server/db/statement-shapes.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import type { SettingsService } from '#server/features/settings/settings.service.ts';
@@ -43,6 +44,18 @@ export type ReviewInput = { rating: number; title: string; content: string; veri
 /** The whole star a rating counts in (common/catalog-rules.ts ratingBucket, in SQL). */
 const star = sql<number>`least(5, greatest(1, round(${reviews.rating})))::int`;
 
+/**
+ * A page's order: by the sort's column, ties by date, then id, all in the same direction, so that
+ * ascending is the exact reverse of descending and each order is one index read backwards or forwards.
+ */
+function orderOf({ sortBy, order }: Pick<ReviewQuery, 'sortBy' | 'order'>) {
+  const column =
+    sortBy === 'rating' ? reviews.rating : sortBy === 'createdAt' ? reviews.createdAt : reviews.helpfulCount;
+  const direction = order === 'asc' ? asc : desc;
+  const keys = column === reviews.createdAt ? [column, reviews.id] : [column, reviews.createdAt, reviews.id];
+  return keys.map((key) => direction(key));
+}
+
 export function createReviewsService({
   db,
   ai,
@@ -59,13 +72,49 @@ export function createReviewsService({
   /** The purchased check (orders): only a buyer's review may be marked verified. */
   hasPurchased: (userId: string, productId: string) => Promise<boolean>;
 }) {
+  // The statements of a page of reviews, built once: drizzle builds a statement's SQL anew at every
+  // run, and a page read once (most products' pages are) paid that for all three of its statements.
+  const productByKey = db
+    .select({ id: products.id, slug: products.slug })
+    .from(products)
+    .where(
+      and(
+        eq(products.status, 'active'),
+        or(eq(products.slug, sql.placeholder('key')), eq(products.id, sql.placeholder('key'))),
+      ),
+    )
+    .limit(1)
+    .prepare('review_product');
+  const ratingsOf = db
+    .select()
+    .from(productRatings)
+    .where(eq(productRatings.productId, sql.placeholder('productId')))
+    .prepare('review_ratings');
+  /** A page of a product's reviews without filters or pin: by sort, and whether a viewer's own review is in. */
+  const pageStatement = statementPerShape(
+    'review_page',
+    (
+      { sortBy, order, viewer }: { sortBy: ReviewQuery['sortBy']; order: ReviewQuery['order']; viewer: boolean },
+      name,
+    ) =>
+      db
+        .select()
+        .from(reviews)
+        .where(
+          and(
+            eq(reviews.productId, sql.placeholder('productId')),
+            viewer ? or(isPublic, eq(reviews.userId, sql.placeholder('viewerId'))) : isPublic,
+          ),
+        )
+        .orderBy(...orderOf({ sortBy, order }))
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'))
+        .prepare(name),
+  );
+
   /** An active product's id and slug by slug or id; 'Product not found' otherwise. */
   async function findProduct(slugOrId: string) {
-    const [product] = await db
-      .select({ id: products.id, slug: products.slug })
-      .from(products)
-      .where(and(eq(products.status, 'active'), or(eq(products.slug, slugOrId), eq(products.id, slugOrId))))
-      .limit(1);
+    const [product] = await productByKey.execute({ key: slugOrId });
     if (!product) throw notFound('Product not found');
     return product;
   }
@@ -109,30 +158,28 @@ export function createReviewsService({
       : undefined;
     const rest = pinned ? and(where, ne(reviews.id, pinned.id)) : where;
 
-    const column =
-      query.sortBy === 'rating'
-        ? reviews.rating
-        : query.sortBy === 'createdAt'
-          ? reviews.createdAt
-          : reviews.helpfulCount;
-    // Ties go by date, then id, in the same direction: ascending is the exact reverse of
-    // descending, and each order is one index read backwards or forwards.
-    const direction = query.order === 'asc' ? asc : desc;
-    const order = column === reviews.createdAt ? [column, reviews.id] : [column, reviews.createdAt, reviews.id];
     // The pinned review takes the first place of page 1; the others shift by one.
     const shift = pinned ? 1 : 0;
     const offset = Math.max(0, (query.page - 1) * query.limit - shift);
     const take = query.page === 1 ? query.limit - shift : query.limit;
-    const [rows, total] = await Promise.all([
-      take > 0
+    const filtered = pinned || query.minRating !== undefined || query.maxRating !== undefined || query.ratings?.length;
+    const readPage = () =>
+      filtered
         ? db
             .select()
             .from(reviews)
             .where(rest)
-            .orderBy(...order.map((c) => direction(c)))
+            .orderBy(...orderOf(query))
             .limit(take)
             .offset(offset)
-        : Promise.resolve([]),
+        : pageStatement({ sortBy: query.sortBy, order: query.order, viewer: viewerId !== null }).execute({
+            productId: product.id,
+            viewerId,
+            limit: take,
+            offset,
+          });
+    const [rows, total] = await Promise.all([
+      take > 0 ? readPage() : Promise.resolve([]),
       countMatching(product.id, query, viewerId, where),
     ]);
     const list = [...(pinned && query.page === 1 ? [pinned] : []), ...rows];
@@ -144,7 +191,7 @@ export function createReviewsService({
 
   /** The stored ratings of a product's public reviews (kept by a trigger on every review write). */
   async function storedRatings(productId: string) {
-    const [row] = await db.select().from(productRatings).where(eq(productRatings.productId, productId));
+    const [row] = await ratingsOf.execute({ productId });
     const breakdown = {
       1: row?.star1 ?? 0,
       2: row?.star2 ?? 0,
