@@ -269,13 +269,18 @@ export function createCatalogService({
     );
   }
 
+  // A product page's statement, built once: most product pages are read once (a miss of the
+  // public cache), and drizzle built the statement's SQL at every read.
+  const productByKey = db
+    .select(detailedProductColumns)
+    .from(products)
+    .where(and(isActive, or(eq(products.slug, sql.placeholder('key')), eq(products.id, sql.placeholder('key')))))
+    .limit(1)
+    .prepare('catalog_product');
+
   /** An active product by slug or id; 'Product not found' otherwise. */
   async function getProduct(slugOrId: string): Promise<Product> {
-    const [row] = await db
-      .select(detailedProductColumns)
-      .from(products)
-      .where(and(isActive, or(eq(products.slug, slugOrId), eq(products.id, slugOrId))))
-      .limit(1);
+    const [row] = await productByKey.execute({ key: slugOrId });
     if (!row) throw notFound('Product not found');
     const [product] = await present([row]);
     return product as Product;
