@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { type AdminPermissions, userRoles } from '#common/contracts/accounts.ts';
 import { createdAt, idColumn, updatedAt } from '#server/db/columns.ts';
 
@@ -25,13 +35,21 @@ export const users = pgTable(
     index('users_created_idx').on(t.createdAt, t.id),
     index('users_role_idx').on(t.role),
     // The users tab's sorts by name and email (case aside, by code point, ties by id) and its
-    // search (ILIKE '%text%' on each).
+    // search (LIKE '%text%' on userSearchText).
     index('users_username_sort_idx').on(sql`lower(${t.username}) COLLATE "C"`, t.id),
     index('users_email_sort_idx').on(sql`lower(${t.email}) COLLATE "C"`, t.id),
-    index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
-    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    index('users_search_trgm_idx').using('gin', sql`${userSearchText(t)} gin_trgm_ops`),
   ],
 );
+
+/**
+ * What the users tab searches (username, email), case aside: one expression indexed with
+ * trigrams, so that a search reads one index once (a trigram index on each column was two reads,
+ * OR-ed, and two checks of each row a search's window looks at).
+ */
+export function userSearchText(t: { username: AnyPgColumn; email: AnyPgColumn }) {
+  return sql`lower(${t.username} || ' ' || ${t.email})`;
+}
 
 export const sessions = pgTable(
   'sessions',

@@ -1,4 +1,4 @@
-import { asc, desc, eq, ilike, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { asc, desc, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { AdminUser, listAdminUsers } from '#common/contracts/admin/users.ts';
 import { paginationOf } from '#common/contracts/pagination.ts';
@@ -13,7 +13,7 @@ import {
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
-import { users } from './accounts.tables.ts';
+import { userSearchText, users } from './accounts.tables.ts';
 
 type ListQuery = z.output<typeof listAdminUsers.query>;
 
@@ -57,9 +57,9 @@ const sortColumns = {
 
 type PageShape = Pick<ListQuery, 'sortBy' | 'sortOrder'> & PageStatementShape;
 
-/** Users whose name or email holds the search (`pattern`, a placeholder or a value). */
-function searchedFor(pattern: string | Placeholder): SQL | undefined {
-  return or(ilike(users.username, pattern), ilike(users.email, pattern));
+/** Users whose name or email holds the search (`pattern`, lower case: a placeholder or a value). */
+function searchedFor(pattern: string | Placeholder): SQL {
+  return sql`${userSearchText(users)} LIKE ${pattern}`;
 }
 
 /** The users tab of the back office (spec 2 and 7): every account, searched, sorted, a page at a time. */
@@ -87,7 +87,7 @@ export function createAdminUsersService({ db }: { db: Db }) {
   );
 
   async function list({ page, limit, search, sortBy, sortOrder }: ListQuery) {
-    const pattern = search ? containing(search) : undefined;
+    const pattern = search ? containing(search.toLowerCase()) : undefined;
     const offset = (page - 1) * limit;
     const { rows, total, capped } = await countedPage({
       db,
