@@ -194,6 +194,34 @@ test('the cache keeps within its byte budget, dropping the oldest entries first'
   expect(loads).toBe(4);
 });
 
+test('a coding made after its entry counts in the byte budget: the oldest other entry makes room', async () => {
+  const cache = createPublicCache({ maxBytes: 2500 });
+  const random = createRandom(11);
+  const loads: string[] = [];
+  const app = Fastify();
+  app.get<{ Params: { key: string } }>('/:key', (request, reply) =>
+    cache.respond(request, reply, {
+      key: request.params.key,
+      schema: { parse: (v: unknown) => v },
+      maxAge: 60,
+      load: async () => {
+        loads.push(request.params.key);
+        // Letters at random: brotli keeps most of their bytes.
+        return { text: Array.from({ length: 1200 }, () => String.fromCharCode(97 + random.int(0, 25))).join('') };
+      },
+    }),
+  );
+  // Two entries of 1.2 kB fit as they are; brotli of 'a' (about 750 bytes) then does not.
+  await app.inject('/a');
+  await app.inject('/b');
+  const compressed = await app.inject({ url: '/a', headers: { 'accept-encoding': 'br' } });
+  expect(compressed.headers['content-encoding']).toBe('br');
+  expect(loads).toEqual(['a', 'b']);
+  await app.inject('/a');
+  await app.inject('/b');
+  expect(loads).toEqual(['a', 'b', 'b']);
+});
+
 test('a read after a write does not join a load that began before it; that load is used once, not kept', async () => {
   const { app, cache, loads, set, release } = await appWithCache(60_000, (load) => load === 1);
   const early = app.inject('/thing');

@@ -101,7 +101,7 @@ export function createPublicCache({
   async function compressBest(key: string, entry: Entry) {
     const better = await encodeBest(entry.identity);
     if (entries.get(key) !== entry) return;
-    entries.set(key, { ...better, tags: entry.tags, at: entry.at, hits: entry.hits });
+    entries.set(key, { ...better, at: entry.at, hits: entry.hits });
     totalBytes += better.bytes - entry.bytes;
   }
 
@@ -116,7 +116,14 @@ export function createPublicCache({
     const variant = compressQuickly(entry.identity, coding);
     entry[coding] = variant;
     entry.bytes += variant.body.length;
-    if (entries.get(key) === entry) totalBytes += variant.body.length;
+    if (entries.get(key) === entry) {
+      totalBytes += variant.body.length;
+      // The new coding counts in the budget: the oldest other entries make room for it.
+      for (const other of entries.keys()) {
+        if (totalBytes <= maxBytes) break;
+        if (other !== key) remove(other);
+      }
+    }
     return variant;
   }
 
