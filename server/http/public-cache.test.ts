@@ -168,35 +168,9 @@ test('the preferred coding: brotli, else gzip, else none; q=0 refuses one, * sta
   expect(preferredCoding('identity')).toBe('identity');
 });
 
-test('the cache keeps within its byte budget, dropping the oldest entries first', async () => {
-  const cache = createPublicCache({ maxBytes: 2500 });
-  let loads = 0;
-  const app = Fastify();
-  app.get<{ Params: { key: string } }>('/:key', (request, reply) =>
-    cache.respond(request, reply, {
-      key: request.params.key,
-      schema: { parse: (v: unknown) => v },
-      maxAge: 60,
-      load: async () => {
-        loads++;
-        return { text: 'x'.repeat(900) };
-      },
-    }),
-  );
-  await app.inject('/a');
-  await app.inject('/b');
-  await app.inject('/c');
-  expect(loads).toBe(3);
-  await app.inject('/c');
-  expect(loads).toBe(3);
-  // 'a' went to make room for 'c'.
-  await app.inject('/a');
-  expect(loads).toBe(4);
-});
-
-test('a coding made after its entry counts in the byte budget: the oldest other entry makes room', async () => {
-  const cache = createPublicCache({ maxBytes: 2500 });
-  const random = createRandom(11);
+/** An app caching one answer per key within `maxBytes`; `loads` lists the keys loaded, in order. */
+function appWithBudget(maxBytes: number, body: () => unknown) {
+  const cache = createPublicCache({ maxBytes });
   const loads: string[] = [];
   const app = Fastify();
   app.get<{ Params: { key: string } }>('/:key', (request, reply) =>
@@ -206,11 +180,32 @@ test('a coding made after its entry counts in the byte budget: the oldest other 
       maxAge: 60,
       load: async () => {
         loads.push(request.params.key);
-        // Letters at random: brotli keeps most of their bytes.
-        return { text: Array.from({ length: 1200 }, () => String.fromCharCode(97 + random.int(0, 25))).join('') };
+        return body();
       },
     }),
   );
+  return { app, loads };
+}
+
+test('the cache keeps within its byte budget, dropping the oldest entries first', async () => {
+  const { app, loads } = appWithBudget(2500, () => ({ text: 'x'.repeat(900) }));
+  await app.inject('/a');
+  await app.inject('/b');
+  await app.inject('/c');
+  expect(loads).toEqual(['a', 'b', 'c']);
+  await app.inject('/c');
+  expect(loads).toHaveLength(3);
+  // 'a' went to make room for 'c'.
+  await app.inject('/a');
+  expect(loads).toEqual(['a', 'b', 'c', 'a']);
+});
+
+test('a coding made after its entry counts in the byte budget: the oldest other entry makes room', async () => {
+  const random = createRandom(11);
+  // Letters at random: brotli keeps most of their bytes.
+  const { app, loads } = appWithBudget(2500, () => ({
+    text: Array.from({ length: 1200 }, () => String.fromCharCode(97 + random.int(0, 25))).join(''),
+  }));
   // Two entries of 1.2 kB fit as they are; brotli of 'a' (about 750 bytes) then does not.
   await app.inject('/a');
   await app.inject('/b');
