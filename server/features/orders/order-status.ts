@@ -19,7 +19,7 @@ const moves: Record<OrderStatus, readonly OrderStatus[]> = {
 
 /**
  * Orders that were paid: everything but those awaiting payment and those cancelled. The rollups'
- * triggers (migrations 0011 and 0030) name the same statuses.
+ * triggers (migrations 0011, 0030 and 0032) name the same statuses.
  */
 export const paidStatuses = ['processing', 'shipped', 'delivered', 'completed'] as const satisfies OrderStatus[];
 
