@@ -99,10 +99,11 @@ export function createPublicCache({
 
   /** Swaps in the entry compressed at its best, if it is still the cached one by then. */
   async function compressBest(key: string, entry: Entry) {
-    const better = await encodeBest(entry.identity);
+    const { br, gzip } = await encodeBest(entry.identity);
     if (entries.get(key) !== entry) return;
-    entries.set(key, { ...better, at: entry.at, hits: entry.hits });
-    totalBytes += better.bytes - entry.bytes;
+    const bytes = entry.identity.body.length + br.body.length + gzip.body.length;
+    entries.set(key, { ...entry, br, gzip, bytes, best: true });
+    totalBytes += bytes - entry.bytes;
   }
 
   /**
@@ -285,22 +286,12 @@ function compressQuickly(identity: Variant, coding: 'br' | 'gzip'): Variant {
 }
 
 /** Both codings at their best, off the event loop (brotli's best takes tens of ms for 30 kB). */
-async function encodeBest(identity: Variant): Promise<Entry> {
+async function encodeBest(identity: Variant): Promise<{ br: Variant; gzip: Variant }> {
   const [brBody, gzipBody] = await Promise.all([
     brotli(identity.body, brotliParams(identity.body, BEST.brotli)),
     gzipAsync(identity.body, { level: BEST.gzip }),
   ]);
-  return {
-    identity,
-    compressible: true,
-    br: { body: brBody, etag: tagOf(identity, 'br') },
-    gzip: { body: gzipBody, etag: tagOf(identity, 'gzip') },
-    tags: new Set([identity.etag, tagOf(identity, 'br'), tagOf(identity, 'gzip')]),
-    bytes: identity.body.length + brBody.length + gzipBody.length,
-    at: Date.now(),
-    hits: 0,
-    best: true,
-  };
+  return { br: { body: brBody, etag: tagOf(identity, 'br') }, gzip: { body: gzipBody, etag: tagOf(identity, 'gzip') } };
 }
 
 /** Whether an If-None-Match list names one of the answer's tags (weak comparison, as for GET). */
