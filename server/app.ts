@@ -5,12 +5,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { CSRF_HEADER } from '#common/constants.ts';
 import { settingsDefaults } from '#common/settings-defaults.ts';
@@ -95,6 +90,7 @@ import { mediaRoutes } from '#server/http/media.routes.ts';
 import type { Metrics } from '#server/http/metrics.ts';
 import { createPublicCache } from '#server/http/public-cache.ts';
 import { requestIdLogOptions, trackRequestIds } from '#server/http/request-context.ts';
+import { responseSerializerCompiler } from '#server/http/response-serializer.ts';
 import { addSecurityHeaders, dataSecurityHeaders } from '#server/http/security.ts';
 import { resolveSessions, SESSION_COOKIE } from '#server/http/session.ts';
 import { trustProxyFunction } from '#server/http/trust-proxy.ts';
@@ -151,7 +147,7 @@ export const COMPRESS_IN_ONE_CALL_MAX_BYTES = 65_536;
  */
 const zodCompilers = {
   buildValidator: () => validatorCompiler,
-  buildSerializer: () => serializerCompiler,
+  buildSerializer: () => responseSerializerCompiler,
 } as unknown as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
 
 /** Builds the whole application from its dependencies: the one place where features are wired. */

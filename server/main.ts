@@ -230,6 +230,9 @@ async function startBackground(
   },
   background: Background,
 ): Promise<void> {
+  // The answers' compiled serializers (server/http/response-serializer.ts); until then, zod's.
+  const serializers = import('./http/response-serializer.ts').then(({ loadFastSerializers }) => loadFastSerializers());
+  serializers.catch((error: unknown) => app.log.error({ err: error }, 'fast serializers could not load'));
   if (metrics && metricsModule && config.metrics) {
     background.metricsServer = await metricsModule.startMetricsServer(metrics, config.metrics, {
       onError: (error) => app.log.error({ err: error }, 'metrics could not be collected'),

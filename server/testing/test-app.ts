@@ -12,6 +12,7 @@ import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
 import { createMetrics } from '#server/http/metrics.ts';
+import { loadFastSerializers } from '#server/http/response-serializer.ts';
 import type { WebMode } from '#server/http/web.ts';
 import { createJobs, type Jobs } from '#server/jobs/job-queue.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -65,6 +66,8 @@ export async function buildTestApp({
   const mailbox: MailMessage[] = [];
   const outbox = createOutboxMailer({ db: db.db, log: () => {}, printBodies: false });
   const metrics = withMetrics ? createMetrics() : null;
+  // Answers are written as production's are once its background work has started.
+  await loadFastSerializers();
   const app = await buildApp({
     config,
     database: db,
