@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { bigint, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
 import type { Db } from './client.ts';
 
@@ -20,11 +20,28 @@ export const rowCounts = pgTable(
   (t) => [primaryKey({ columns: [t.scope, t.shard] })],
 );
 
-/** The rows of these scopes, added up (scopes that never had a row count 0). */
-export async function countRows(db: Db, scopes: string[]): Promise<number> {
-  const [row] = await db
+/** The sum of the scopes' rows: one statement, prepared once per database (its scopes are an array). */
+const sumStatements = new WeakMap<Db, ReturnType<typeof prepareSum>>();
+
+function prepareSum(db: Db) {
+  return db
     .select({ rows: sql<number>`coalesce(sum(${rowCounts.rows}), 0)`.mapWith(Number) })
     .from(rowCounts)
-    .where(inArray(rowCounts.scope, scopes));
+    .where(sql`${rowCounts.scope} = ANY(${sql.placeholder('scopes')})`)
+    .prepare('row_counts_sum');
+}
+
+/**
+ * The rows of these scopes, added up (scopes that never had a row count 0). Every admin list's
+ * unsearched page asks it, beside the page: built and planned each time, it cost PostgreSQL a
+ * third of what the page did.
+ */
+export async function countRows(db: Db, scopes: string[]): Promise<number> {
+  let statement = sumStatements.get(db);
+  if (!statement) {
+    statement = prepareSum(db);
+    sumStatements.set(db, statement);
+  }
+  const [row] = await statement.execute({ scopes });
   return row?.rows ?? 0;
 }
