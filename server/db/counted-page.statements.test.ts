@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { countRows } from '#server/db/row-counts.ts';
 import { createSessionStore } from '#server/features/accounts/sessions.ts';
 import { payments } from '#server/features/checkout/checkout.tables.ts';
 import { fulfilments } from '#server/features/fulfilment/fulfilment.tables.ts';
@@ -112,4 +113,30 @@ test('an unsearched first page of the admin size has its limit written in (plann
   // A search's first page keeps its placeholders: the pattern is a free value.
   const searched = await statementsOf('/api/admin/orders?page=1&limit=10&search=SW-20000');
   expect(searched.sql.filter((text) => /page_ids/.test(text) && / limit 10\)/.test(text))).toHaveLength(0);
+});
+
+test("an unfiltered page of each admin list carries the list's total from the rollup: one statement for both, the sum alone past the last page", async () => {
+  const sums = (sql: string[]) => sql.filter((text) => /row_counts/.test(text));
+  for (const list of ['products', 'orders', 'reviews', 'users']) {
+    const key = list as 'products' | 'orders' | 'reviews' | 'users';
+    const rows = await countRows(db, [list]);
+    expect(rows, list).toBeGreaterThan(0);
+    const page = await statementsOf(`/api/admin/${list}?page=1&limit=10`);
+    expect(sums(page.sql), list).toHaveLength(1);
+    expect(sums(page.sql)[0], list).toMatch(/page_ids/);
+    expect(page.body[key].length, list).toBeGreaterThan(0);
+    expect(page.body.pagination, list).toMatchObject({ page: 1, total: rows });
+    // Past the end the page has no row to carry it: the sum is read apart.
+    const past = await statementsOf(`/api/admin/${list}?page=1000&limit=10`);
+    expect(past.body[key], list).toEqual([]);
+    expect(past.body.pagination, list).toMatchObject({ total: rows });
+    expect(
+      sums(past.sql).filter((text) => !/page_ids/.test(text)),
+      list,
+    ).toHaveLength(1);
+  }
+  // Filtered by a status, the list's count still comes first: it decides how the page is read.
+  const pending = await statementsOf('/api/admin/orders?page=1&limit=10&statusFilter=pending');
+  expect(sums(pending.sql).filter((text) => !/page_ids/.test(text))).toHaveLength(1);
+  expect(pending.body.pagination).toMatchObject({ total: await countRows(db, ['orders:pending']) });
 });

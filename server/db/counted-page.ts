@@ -47,11 +47,12 @@ export function windowRowsFor(offset: number, limit: number): number {
  *   window is the right page; a short one is read again as 'matches'.
  *
  * A 'matches' read also counts every match (`matches` on each row, `count(*) over ()`: it reads
- * them all to sort them anyway); the other reads' rows carry null there.
+ * them all to sort them anyway); an unfiltered 'walk' read's rows may carry the list's total
+ * there (`totalInPage`), and the other reads' rows carry null.
  */
 export type PageReadMode = 'walk' | 'matches' | 'window';
 
-/** What each row of a page read carries besides its columns: the count of all matches, on a 'matches' read. */
+/** What each row of a page read carries besides its columns: the count of all matches, or null (PageReadMode). */
 export type PageMatches = { matches: number | null };
 
 type PageRead<Row> = {
@@ -70,6 +71,12 @@ type PageRead<Row> = {
   fewMatches?: number;
   /** Counts the matches another way, when the list knows a cheaper one than counting its table. */
   countMatches?: () => Promise<number>;
+  /**
+   * Whether an unfiltered page's rows carry the list's total in `matches` (the page statement
+   * selects it: pageIdsPlaceholderOf's `total`): the page and its total then come in one round
+   * trip, and `countMatches` is asked only when the page is empty.
+   */
+  totalInPage?: boolean;
   /** Whether the filters include a text search: its matches are counted up to SEARCH_COUNT_CAP past the offset. */
   searched?: boolean;
   /** Other filters' matches are counted up to this many past the offset (COUNT_CAP; tests pass a small one). */
@@ -93,13 +100,20 @@ export async function countedPage<Row>({
   page,
   fewMatches = FEW_MATCHES,
   countMatches,
+  totalInPage = false,
   searched = false,
   countCap = searched ? SEARCH_COUNT_CAP : COUNT_CAP,
 }: PageRead<Row>): Promise<{ rows: Row[]; total: number; capped: boolean }> {
   const window = windowRowsFor(offset, limit);
   const read = async (mode: PageReadMode) => withoutMatches(await page(where, mode, window));
+  const countAll = () => (countMatches ? countMatches() : db.$count(table));
+  if (!where && totalInPage) {
+    const walked = await page(where, 'walk', window);
+    const total = walked[0]?.matches ?? (await countAll());
+    return { rows: withoutMatches(walked), total, capped: false };
+  }
   if (!where) {
-    const [rows, total] = await Promise.all([read('walk'), countMatches ? countMatches() : db.$count(table)]);
+    const [rows, total] = await Promise.all([read('walk'), countAll()]);
     return { rows, total, capped: false };
   }
   const cap = offset + countCap;
@@ -185,6 +199,7 @@ export function pageIdsOf<Id extends PgColumn>(
     offset,
     window = false,
     countAll = false,
+    total,
   }: {
     where: SQL | undefined;
     orderBy: SQL[];
@@ -194,11 +209,13 @@ export function pageIdsOf<Id extends PgColumn>(
     window?: number | Placeholder | false;
     /** Whether each row carries the count of every match (a 'matches' read: PageMatches). */
     countAll?: boolean;
+    /** Else, an expression each row carries in `matches` instead of null (the list's total). */
+    total?: SQL<number> | undefined;
   },
 ) {
   if (window === false) {
     return db
-      .select({ id, matches: countAll ? matchesCount() : noCount() })
+      .select({ id, matches: countAll ? matchesCount() : total ? totalOf(total) : noCount() })
       .from(id.table)
       .where(where)
       .orderBy(...orderBy)
@@ -227,6 +244,7 @@ export function pageIdsOf<Id extends PgColumn>(
 
 const matchesCount = () => sql<number | null>`count(*) over ()`.mapWith(Number).as('matches');
 const noCount = () => sql<number | null>`NULL::bigint`.as('matches');
+const totalOf = (total: SQL<number>) => sql<number | null>`${total}`.mapWith(Number).as('matches');
 
 /** What every admin list's page statement is built for besides its own filters (statementPerShape's shape). */
 export type PageStatementShape = {
@@ -258,10 +276,16 @@ export function pageIdsPlaceholderOf<Id extends PgColumn>(
     direction: typeof asc;
     mode: PageReadMode;
     firstPage?: number | undefined;
+    /**
+     * The list's total when the filters select every row (rowCountsSum): an unfiltered 'walk'
+     * read's rows carry it in `matches` (countedPage's `totalInPage`).
+     */
+    total?: SQL<number> | undefined;
   },
 ) {
-  const { where, keys, direction, mode, firstPage } = options;
+  const { where, keys, direction, mode, firstPage, total } = options;
   return pageIdsOf(db, id, {
+    total: where === undefined && mode === 'walk' ? total : undefined,
     where,
     orderBy: sortKeys(keys, direction, mode === 'matches'),
     limit: firstPage === undefined ? sql.placeholder('limit') : sql.raw(String(firstPage)),

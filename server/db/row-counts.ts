@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { bigint, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
 import type { Db } from './client.ts';
 
@@ -19,6 +19,15 @@ export const rowCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.scope, t.shard] })],
 );
+
+/**
+ * The sum of the rows of the scopes in the placeholder `scopes` (an array), as an expression a
+ * page's statement selects beside its rows: the page and its list's total then come in one round
+ * trip (PostgreSQL runs the sum once, as an init plan).
+ */
+export function rowCountsSum(): SQL<number> {
+  return sql<number>`(SELECT coalesce(sum(${rowCounts.rows}), 0) FROM ${rowCounts} WHERE ${rowCounts.scope} = ANY(${sql.placeholder('scopes')}))`;
+}
 
 /** The sum of the scopes' rows: one statement, prepared once per database (its scopes are an array). */
 const sumStatements = new WeakMap<Db, ReturnType<typeof prepareSum>>();

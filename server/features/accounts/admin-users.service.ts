@@ -11,7 +11,7 @@ import {
   sortKeys,
 } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
-import { countRows } from '#server/db/row-counts.ts';
+import { countRows, rowCountsSum } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
 import { userSearchText, users } from './accounts.tables.ts';
 
@@ -76,6 +76,7 @@ export function createAdminUsersService({ db }: { db: Db }) {
         direction,
         mode,
         firstPage,
+        total: rowCountsSum(),
       });
       return db
         .select({ ...adminUserColumns, matches: pageIds.matches })
@@ -96,8 +97,8 @@ export function createAdminUsersService({ db }: { db: Db }) {
       offset,
       searched: pattern !== undefined,
       limit,
-      // Unsearched, the rollup has the count.
-      ...(pattern === undefined ? { countMatches: () => countRows(db, ['users']) } : {}),
+      // Unsearched, the rollup has the count, read with the page.
+      ...(pattern === undefined ? { countMatches: () => countRows(db, ['users']), totalInPage: true } : {}),
       page: (_filter, mode, window) =>
         pageStatement({
           sortBy,
@@ -105,7 +106,7 @@ export function createAdminUsersService({ db }: { db: Db }) {
           searched: pattern !== undefined,
           mode,
           firstPage: firstPageOf(offset, limit, pattern === undefined),
-        }).execute({ pattern, limit, offset, window }),
+        }).execute({ pattern, limit, offset, window, scopes: ['users'] }),
     });
     return { users: rows.map(toAdminUser), pagination: paginationOf(page, limit, total, capped) };
   }

@@ -21,7 +21,7 @@ import {
 } from '#server/db/counted-page.ts';
 import { newId } from '#server/db/ids.ts';
 import { containing } from '#server/db/like-pattern.ts';
-import { countRows } from '#server/db/row-counts.ts';
+import { countRows, rowCountsSum } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
 import { auditLog } from '#server/features/audit/audit.tables.ts';
@@ -180,6 +180,7 @@ export function createProductsAdminService({
         direction,
         mode,
         firstPage,
+        total: rowCountsSum(),
       });
       return db
         .select({ ...detailedColumns, matches: pageIds.matches })
@@ -223,6 +224,7 @@ export function createProductsAdminService({
         : categoryId === undefined
           ? countAllProducts
           : () => countInCategory(categoryId),
+      totalInPage: true,
       page: (_filter, mode, window) =>
         pageStatement({
           sortBy: query.sortBy,
@@ -231,7 +233,7 @@ export function createProductsAdminService({
           inCategory: categoryId !== undefined,
           mode,
           firstPage: firstPageOf(offset, query.limit, search === undefined && categoryId === undefined),
-        }).execute({ ...values, limit: query.limit, offset, window }),
+        }).execute({ ...values, limit: query.limit, offset, window, scopes: ['products'] }),
     });
     return { products: present(rows), pagination: paginationOf(query.page, query.limit, total, capped) };
   }

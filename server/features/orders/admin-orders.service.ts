@@ -11,7 +11,7 @@ import {
   sortKeys,
 } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
-import { countRows } from '#server/db/row-counts.ts';
+import { countRows, rowCountsSum } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import { paidStatuses } from './order-status.ts';
@@ -247,6 +247,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
         direction,
         mode,
         firstPage,
+        total: rowCountsSum(),
       });
       return selectOrders(db, { matches: pageIds.matches })
         .innerJoin(pageIds, eq(pageIds.id, orders.id))
@@ -258,6 +259,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
   async function list(query: AdminOrderFilters & { page: number; limit: number }) {
     const offset = (query.page - 1) * query.limit;
     const pattern = patternOf(query.search);
+    const scopes = [query.statusFilter ? `orders:${query.statusFilter}` : 'orders'];
     const { rows, total, capped } = await countedPage({
       db,
       where: whereOf({ pattern, statusFilter: query.statusFilter }),
@@ -265,10 +267,8 @@ export function createAdminOrdersService({ db }: { db: Db }) {
       offset,
       searched: pattern !== undefined,
       limit: query.limit,
-      // Unsearched, the rollup has the count: of every order, or of one status.
-      ...(pattern
-        ? {}
-        : { countMatches: () => countRows(db, [query.statusFilter ? `orders:${query.statusFilter}` : 'orders']) }),
+      // Unsearched, the rollup has the count: of every order (with the page), or of one status.
+      ...(pattern ? {} : { countMatches: () => countRows(db, scopes), totalInPage: true }),
       page: (_filter, mode, window) =>
         pageStatement({
           sortBy: query.sortBy,
@@ -277,7 +277,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
           searched: pattern !== undefined,
           mode,
           firstPage: firstPageOf(offset, query.limit, pattern === undefined),
-        }).execute({ pattern, limit: query.limit, offset, window }),
+        }).execute({ pattern, limit: query.limit, offset, window, scopes }),
     });
     return {
       orders: rows.map(toAdminOrder),

@@ -12,7 +12,7 @@ import {
   sortKeys,
 } from '#server/db/counted-page.ts';
 import { containing } from '#server/db/like-pattern.ts';
-import { countRows } from '#server/db/row-counts.ts';
+import { countRows, rowCountsSum } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import type { Actor } from '#server/features/accounts/admin-management.service.ts';
@@ -147,6 +147,7 @@ export function createReviewModerationService({
         direction,
         mode,
         firstPage,
+        total: rowCountsSum(),
       });
       return db
         .select({ ...columns, matches: pageIds.matches })
@@ -162,6 +163,7 @@ export function createReviewModerationService({
   async function list({ page, limit, search, sortBy, sortOrder, ratingFilter, statusFilter }: ListQuery) {
     const pattern = search ? containing(search) : undefined;
     const offset = (page - 1) * limit;
+    const scopes = statusFilterScopes[statusFilter ?? 'all'];
     const { rows, total, capped } = await countedPage({
       db,
       where: whereOf({ pattern, ratingFilter, statusFilter }),
@@ -169,10 +171,10 @@ export function createReviewModerationService({
       offset,
       searched: pattern !== undefined,
       limit,
-      // Neither searched nor by rating, the rollup has the count.
+      // Neither searched nor by rating, the rollup has the count (of every review: with the page).
       ...(pattern || ratingFilter !== undefined
         ? {}
-        : { countMatches: () => countRows(db, statusFilterScopes[statusFilter ?? 'all']) }),
+        : { countMatches: () => countRows(db, scopes), totalInPage: true }),
       page: (_filter, mode, window) =>
         pageStatement({
           sortBy,
@@ -182,7 +184,7 @@ export function createReviewModerationService({
           searched: pattern !== undefined,
           mode,
           firstPage: firstPageOf(offset, limit, pattern === undefined),
-        }).execute({ pattern, limit, offset, window }),
+        }).execute({ pattern, limit, offset, window, scopes }),
     });
     return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total, capped) };
   }
