@@ -1,4 +1,4 @@
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { COMPRESS_IN_ONE_CALL_MAX_BYTES } from '#server/app.ts';
@@ -138,6 +138,40 @@ describe('compression', () => {
     expect(document.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(document.rawPayload).length).toBeGreaterThan(COMPRESS_IN_ONE_CALL_MAX_BYTES);
     expect(document.headers['content-length']).toBeUndefined();
+  });
+
+  test('a browser that takes Zstandard gets it, in one piece and streamed; one that does not gets its own coding', async () => {
+    const owner = await signedInAs(app, database.db, 'owner');
+    const cookie = `${SESSION_COOKIE}=${owner.browser.cookie(SESSION_COOKIE)}`;
+    const browser = 'gzip, deflate, br, zstd';
+    const plain = await app.inject({ method: 'GET', url: '/api/admin/products?limit=50', headers: { cookie } });
+    const list = await app.inject({
+      method: 'GET',
+      url: '/api/admin/products?limit=50',
+      headers: { cookie, 'accept-encoding': browser },
+    });
+    expect(list.headers['content-encoding']).toBe('zstd');
+    expect(String(list.headers.vary).toLowerCase()).toContain('accept-encoding');
+    expect(list.headers['content-length']).toBe(String(list.rawPayload.length));
+    expect(zstdDecompressSync(list.rawPayload).toString()).toBe(plain.body);
+    expect(list.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+
+    const document = await app.inject({
+      method: 'GET',
+      url: '/api/docs/json',
+      headers: { 'accept-encoding': browser },
+    });
+    expect(document.headers['content-encoding']).toBe('zstd');
+    expect(document.headers['content-length']).toBeUndefined();
+    expect(JSON.parse(zstdDecompressSync(document.rawPayload).toString()).openapi).toMatch(/^3\./);
+
+    const gzipped = await app.inject({
+      method: 'GET',
+      url: '/api/admin/products?limit=50',
+      headers: { cookie, 'accept-encoding': 'gzip, zstd;q=0' },
+    });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(plain.body);
   });
 });
 
