@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, notInArray } from 'drizzle-orm';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { users } from '#server/features/accounts/accounts.tables.ts';
 import { createSessionStore } from '#server/features/accounts/sessions.ts';
@@ -53,6 +54,54 @@ describe('GET /api/reviews/product/:id', () => {
     expect(low.every((r: ReviewBody) => r.rating <= 2)).toBe(true);
     const stars = (await get('/api/reviews/product/desktop-fountain?limit=100&ratings=1,2')).json().reviews;
     expect(stars.every((r: ReviewBody) => Math.round(r.rating) <= 2)).toBe(true);
+  });
+
+  test("a rating range's total is every public review in it, fractional ratings at the stars' edges too, and the viewer's own", async () => {
+    const { db } = database;
+    const [product] = await db
+      .insert(products)
+      .values({ slug: 'rated-range', title: 'Rated range', price: 1000, status: 'active' })
+      .returning({ id: products.id });
+    const productId = product?.id as string;
+    const ratings = [1, 1.4, 1.5, 2, 2.5, 3.4, 3.5, 3.9, 4, 4.4, 4.5, 4.9, 5];
+    const review = (rating: number, n: number) => ({
+      productId,
+      customerName: `R${n}`,
+      rating,
+      title: 'T',
+      content: 'C',
+    });
+    await db.insert(reviews).values(ratings.map(review));
+    const [viewer] = await db
+      .insert(users)
+      .values({ username: 'ranged', email: 'ranged@example.com', passwordHash: 'x' })
+      .returning({ id: users.id });
+    const viewerId = viewer?.id as string;
+    // Not public: counted for its author alone.
+    await db.insert(reviews).values({ ...review(3.5, 99), userId: viewerId, moderationStatus: 'pending' });
+    const cookie = `sw_session=${await createSessionStore({ db }).create(viewerId)}`;
+
+    // Each read from an address of its own: the property's reads would use up the general limit.
+    let client = 0;
+    const read = async (url: string, headers: Record<string, string> = {}) => {
+      client += 1;
+      const remoteAddress = `10.77.${client >> 8}.${client & 255}`;
+      return (await app.inject({ method: 'GET', url, headers, remoteAddress })).json().pagination.total;
+    };
+    const bound = fc.integer({ min: 10, max: 50 }).map((tenths) => tenths / 10);
+    await fc.assert(
+      fc.asyncProperty(fc.option(bound, { nil: undefined }), fc.option(bound, { nil: undefined }), async (min, max) => {
+        const query = [min === undefined ? '' : `&minRating=${min}`, max === undefined ? '' : `&maxRating=${max}`].join(
+          '',
+        );
+        const inRange = (rating: number) => rating >= (min ?? 1) && rating <= (max ?? 5);
+        const url = `/api/reviews/product/rated-range?limit=1${query}`;
+        expect(await read(url), query).toBe(ratings.filter(inRange).length);
+        const own = inRange(3.5) ? 1 : 0;
+        expect(await read(url, { cookie }), query).toBe(ratings.filter(inRange).length + own);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   test('sorts by rating and helpfulness in both orders', async () => {
