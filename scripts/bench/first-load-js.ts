@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import http from 'node:http';
 import path from 'node:path';
-import { brotliDecompressSync, constants, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
+import { brotliDecompressSync, constants, gunzipSync, gzipSync, inflateSync, zstdDecompressSync } from 'node:zlib';
 import { nextClientAddress } from './client-address.ts';
 
 // What Chromium sends, and a mobile Chromium's user agent (the server streams to browsers).
@@ -25,7 +25,7 @@ export type ScriptSize = {
   gzipBytes: number;
   /** gzip level 9 of the raw file, for comparison with other tools. */
   gzip9Bytes: number;
-  /** As the server sends it to a browser's accept-encoding (brotli). */
+  /** As the server sends it to a browser's accept-encoding (brotli, as the build compressed it). */
   browserBytes: number;
   encodings: { gzip: string; browser: string };
 };
@@ -37,9 +37,10 @@ export type FirstLoadJs = {
   status: number;
   html: {
     rawBytes: number;
-    brotli: { encoding: string; bytes: number };
+    /** As sent to a browser's accept-encoding (zstd, compressed as it is sent). */
+    browser: { encoding: string; bytes: number };
     gzip: { encoding: string; bytes: number };
-    /** br when br is asked for, gzip when gzip is. */
+    /** zstd or br when a browser's encodings are asked for, gzip when gzip is. */
     compressed: boolean;
   };
   /** Route ids in the page's own manifest (the route modules it loads). */
@@ -114,6 +115,7 @@ function encodingOf(response: RawResponse): string {
 
 function decode(response: RawResponse): Buffer {
   const encoding = encodingOf(response);
+  if (encoding === 'zstd') return zstdDecompressSync(response.body);
   if (encoding === 'br') return brotliDecompressSync(response.body);
   if (encoding === 'gzip') return gunzipSync(response.body);
   if (encoding === 'deflate') return inflateSync(response.body);
@@ -121,13 +123,13 @@ function decode(response: RawResponse): Buffer {
 }
 
 function htmlCompression(browserPage: RawResponse, gzipPage: RawResponse): FirstLoadJs['html'] {
-  const brotli = { encoding: encodingOf(browserPage), bytes: browserPage.body.length };
+  const browser = { encoding: encodingOf(browserPage), bytes: browserPage.body.length };
   const gzip = { encoding: encodingOf(gzipPage), bytes: gzipPage.body.length };
   return {
     rawBytes: decode(browserPage).length,
-    brotli,
+    browser,
     gzip,
-    compressed: brotli.encoding === 'br' && gzip.encoding === 'gzip',
+    compressed: ['zstd', 'br'].includes(browser.encoding) && gzip.encoding === 'gzip',
   };
 }
 
