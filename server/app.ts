@@ -89,6 +89,7 @@ import { maintenanceMode } from '#server/http/maintenance.ts';
 import { mediaRoutes } from '#server/http/media.routes.ts';
 import type { Metrics } from '#server/http/metrics.ts';
 import { createPublicCache } from '#server/http/public-cache.ts';
+import { createRememberedValues } from '#server/http/remembered-values.ts';
 import { requestIdLogOptions, trackRequestIds } from '#server/http/request-context.ts';
 import { responseSerializerCompiler } from '#server/http/response-serializer.ts';
 import { addSecurityHeaders, dataSecurityHeaders } from '#server/http/security.ts';
@@ -258,6 +259,13 @@ export async function buildApp(deps: AppDeps) {
   // Hot public reads, dropped whenever the shop changes (the events the back office's stream carries).
   const cache = createPublicCache(metrics ? { onLookup: metrics.cacheLookup } : {});
   events.subscribe(() => cache.invalidate());
+  /*
+   * The admin lists' searched pages, kept until the next change event and at most 10 s (a write
+   * that no event tells of): a common search over a million rows reads tens of thousands of
+   * matches, and the admins who run it, or run it again, share that read (rememberingSearches).
+   */
+  const adminSearches = createRememberedValues({ ttlMs: 10_000, maxValues: 200 });
+  events.subscribe(() => adminSearches.invalidate());
   // A search's ranking is kept as its answers are, for all of its pages.
   const catalog = createCatalogService({ db, runningSales, remember: cache.remember });
   const marketing = createMarketingService({ db, jobs: deps.jobs });
@@ -453,7 +461,7 @@ export async function buildApp(deps: AppDeps) {
       );
       requireAdminAccess(admin);
       await admin.register(accountsAdminRoutes, {
-        adminUsers: createAdminUsersService({ db }),
+        adminUsers: createAdminUsersService({ db, remember: adminSearches.remember }),
         adminManagement: createAdminManagementService({ db, events }),
         accounts,
       });
@@ -466,7 +474,9 @@ export async function buildApp(deps: AppDeps) {
         watchStreams: metrics?.watchLiveStreams,
       });
       await admin.register(dashboardAdminRoutes, { dashboard: createDashboardService({ db }) });
-      await admin.register(ordersAdminRoutes, { adminOrders: createAdminOrdersService({ db }) });
+      await admin.register(ordersAdminRoutes, {
+        adminOrders: createAdminOrdersService({ db, remember: adminSearches.remember }),
+      });
       await admin.register(newsletterAdminRoutes, { newsletter, sends: newsletterSends });
       await admin.register(productsAdminRoutes, {
         productsAdmin: createProductsAdminService({
@@ -474,6 +484,7 @@ export async function buildApp(deps: AppDeps) {
           events,
           storage,
           log: (message, error) => app.log.warn({ err: error }, message),
+          remember: adminSearches.remember,
         }),
       });
       await admin.register(salesAdminRoutes, { salesAdmin: createSalesAdminService({ db, events }) });
@@ -490,7 +501,12 @@ export async function buildApp(deps: AppDeps) {
         }),
       });
       await admin.register(reviewsAdminRoutes, {
-        moderation: createReviewModerationService({ db, events, refreshOverview: reviews.refreshOverview }),
+        moderation: createReviewModerationService({
+          db,
+          events,
+          refreshOverview: reviews.refreshOverview,
+          remember: adminSearches.remember,
+        }),
       });
       for (const prefix of ADMIN_API_PREFIXES) {
         admin.all(`${prefix}*`, async (_request, reply) =>

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { countRows } from '#server/db/row-counts.ts';
 import { createSessionStore } from '#server/features/accounts/sessions.ts';
@@ -5,7 +6,7 @@ import { payments } from '#server/features/checkout/checkout.tables.ts';
 import { fulfilments } from '#server/features/fulfilment/fulfilment.tables.ts';
 import { orderItems, orders } from '#server/features/orders/orders.tables.ts';
 import { signedInAs } from '#server/testing/signed-in.ts';
-import { buildTestApp } from '#server/testing/test-app.ts';
+import { buildTestApp, csrfHeaders } from '#server/testing/test-app.ts';
 import { createTestDatabase } from '#server/testing/test-database.ts';
 
 // An admin list's page is one statement: the page's ids read first (pageIdsOf), then their
@@ -139,4 +140,59 @@ test("an unfiltered page of each admin list carries the list's total from the ro
   const pending = await statementsOf('/api/admin/orders?page=1&limit=10&statusFilter=pending');
   expect(sums(pending.sql).filter((text) => !/page_ids/.test(text))).toHaveLength(1);
   expect(pending.body.pagination).toMatchObject({ total: await countRows(db, ['orders:pending']) });
+});
+
+test("a search read again reads its page's rows by id, their details afresh, until a change event makes it search again", async () => {
+  const patterns = (sql: string[]) => sql.filter((text) => /page_ids/.test(text) && /like/i.test(text));
+  const byIds = (sql: string[]) => sql.filter((text) => /page_ids/.test(text) && /= any\(/i.test(text));
+  const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+  const firstOf = async (list: string) => (await statementsOf(`/api/admin/${list}?page=1&limit=10`)).body[list][0];
+  const searches = {
+    orders: 'ada lovelace',
+    products: (await firstOf('products')).title,
+    reviews: (await firstOf('reviews')).customerName,
+    users: (await firstOf('users')).username,
+  };
+  for (const [list, search] of Object.entries(searches)) {
+    const url = `/api/admin/${list}?page=1&limit=10&search=${encodeURIComponent(search)}`;
+    const first = await statementsOf(url);
+    expect(patterns(first.sql).length, list).toBeGreaterThan(0);
+    expect(ids(first.body[list]).length, list).toBeGreaterThan(0);
+    const again = await statementsOf(url);
+    expect(patterns(again.sql), list).toEqual([]);
+    expect(byIds(again.sql), list).toHaveLength(1);
+    expect(again.body, list).toEqual(first.body);
+  }
+
+  // Written without an event (as no feature writes): the rows' details are read afresh...
+  const url = `/api/admin/orders?page=1&limit=10&search=${encodeURIComponent(searches.orders)}`;
+  const before = (await statementsOf(url)).body;
+  const [newest] = before.orders;
+  await db.update(fulfilments).set({ attempts: 7 }).where(eq(fulfilments.orderId, newest.id));
+  const [updated] = (await statementsOf(url)).body.orders;
+  expect(updated).toMatchObject({ id: newest.id, fulfilment: { attempts: 7 } });
+  // ...while which rows match stays as searched: a new order shows after the next change event.
+  await db
+    .insert(orders)
+    .values({
+      orderNumber: 'SW-300001',
+      customerName: 'Ada Lovelace',
+      email: 'ada@example.com',
+      subtotal: 100,
+      total: 100,
+    });
+  const remembered = await statementsOf(url);
+  expect(remembered.body.orders.map((order: { orderNumber: string }) => order.orderNumber)).not.toContain('SW-300001');
+  expect(remembered.body.pagination.total).toBe(before.pagination.total);
+  const subscribed = await app.inject({
+    method: 'POST',
+    url: '/api/newsletter/subscribe',
+    headers: await csrfHeaders(app),
+    payload: { email: 'event@example.com' },
+  });
+  expect(subscribed.statusCode).toBe(200);
+  const searched = await statementsOf(url);
+  expect(patterns(searched.sql).length).toBeGreaterThan(0);
+  expect(searched.body.orders[0]).toMatchObject({ orderNumber: 'SW-300001' });
+  expect(searched.body.pagination.total).toBe(before.pagination.total + 1);
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createRememberedValues, shared } from './remembered-values.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -69,8 +70,7 @@ export function createPublicCache({
 } = {}) {
   const entries = new Map<string, Entry>();
   const filling = new Map<string, Promise<Entry>>();
-  const values = new Map<string, { value: unknown; at: number }>();
-  const computing = new Map<string, Promise<unknown>>();
+  const remembered = createRememberedValues({ ttlMs, maxValues });
   let generation = 0;
   let totalBytes = 0;
 
@@ -141,26 +141,6 @@ export function createPublicCache({
   }
 
   /**
-   * A value computed once per key and kept as the answers are: for the TTL and until the next
-   * invalidate(); a write during its load lets it be used once, not kept. For work that many
-   * answers share, such as a search's ranking, which each of its pages slices.
-   */
-  async function remember<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const kept = values.get(key);
-    if (kept !== undefined && Date.now() - kept.at < ttlMs) return kept.value as T;
-    return shared(computing as Map<string, Promise<T>>, key, async () => {
-      const started = generation;
-      const value = await load();
-      if (started === generation) {
-        values.delete(key);
-        if (values.size >= maxValues) values.delete(values.keys().next().value as string);
-        values.set(key, { value, at: Date.now() });
-      }
-      return value;
-    });
-  }
-
-  /**
    * Answers a public GET from the cache (or fills it), with validators and caching headers, in
    * the best coding the client accepts. Routes answered only through here can opt out of
    * @fastify/compress (`compress: false`): their answers are compressed already.
@@ -214,26 +194,16 @@ export function createPublicCache({
     generation++;
     entries.clear();
     totalBytes = 0;
-    values.clear();
+    remembered.invalidate();
     // A read after the write must not join a load that began before it.
     filling.clear();
-    computing.clear();
   }
 
-  return { respond, remember, invalidate };
+  /** A value computed once per key and kept as the answers are (remembered-values.ts). */
+  return { respond, remember: remembered.remember, invalidate };
 }
 
 /** Concurrent loads of one key share one promise (while it is still the key's in `inFlight`). */
-function shared<T>(inFlight: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
-  const running = inFlight.get(key);
-  if (running) return running;
-  const pending: Promise<T> = load().finally(() => {
-    if (inFlight.get(key) === pending) inFlight.delete(key);
-  });
-  inFlight.set(key, pending);
-  return pending;
-}
-
 export type PublicCache = ReturnType<typeof createPublicCache>;
 
 /**

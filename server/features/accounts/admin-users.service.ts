@@ -13,6 +13,7 @@ import {
 import { containing } from '#server/db/like-pattern.ts';
 import { countRows, rowCountsSum } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
+import { loadEachTime, type Remember } from '#server/http/remembered-values.ts';
 import { userSearchText, users } from './accounts.tables.ts';
 
 type ListQuery = z.output<typeof listAdminUsers.query>;
@@ -63,7 +64,14 @@ function searchedFor(pattern: string | Placeholder): SQL {
 }
 
 /** The users tab of the back office (spec 2 and 7): every account, searched, sorted, a page at a time. */
-export function createAdminUsersService({ db }: { db: Db }) {
+export function createAdminUsersService({
+  db,
+  remember = loadEachTime,
+}: {
+  db: Db;
+  /** Keeps a searched page's ids for the readers after it (countedPage's `remembered`); without it each searches. */
+  remember?: Remember;
+}) {
   /** A page of users, its ids read first; ties keep one order (the id). */
   const pageStatement = statementPerShape(
     'admin_users',
@@ -87,7 +95,8 @@ export function createAdminUsersService({ db }: { db: Db }) {
     },
   );
 
-  async function list({ page, limit, search, sortBy, sortOrder }: ListQuery) {
+  async function list(query: ListQuery) {
+    const { page, limit, search, sortBy, sortOrder } = query;
     const pattern = search ? containing(search.toLowerCase()) : undefined;
     const offset = (page - 1) * limit;
     const { rows, total, capped } = await countedPage({
@@ -99,14 +108,15 @@ export function createAdminUsersService({ db }: { db: Db }) {
       limit,
       // Unsearched, the rollup has the count, read with the page.
       ...(pattern === undefined ? { countMatches: () => countRows(db, ['users']), totalInPage: true } : {}),
-      page: (_filter, mode, window) =>
+      remembered: { remember, key: `admin-users:${JSON.stringify(query)}` },
+      page: (_filter, mode, window, ids) =>
         pageStatement({
           sortBy,
           sortOrder,
           searched: pattern !== undefined,
           mode,
           firstPage: firstPageOf(offset, limit, pattern === undefined),
-        }).execute({ pattern, limit, offset, window, scopes: ['users'] }),
+        }).execute({ pattern, limit, offset, window, ids, scopes: ['users'] }),
     });
     return { users: rows.map(toAdminUser), pagination: paginationOf(page, limit, total, capped) };
   }

@@ -28,6 +28,7 @@ import { auditLog } from '#server/features/audit/audit.tables.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import { orderItems } from '#server/features/orders/orders.tables.ts';
 import { conflict, notFound, uniqueViolation } from '#server/http/errors.ts';
+import { loadEachTime, type Remember } from '#server/http/remembered-values.ts';
 import { composeSearchText } from './catalog.service.ts';
 import { categories, productCategories, productImages, products, skuVariants } from './catalog.tables.ts';
 import { type ProductWithDetails, productColumns, productDetailColumns } from './product-details.ts';
@@ -76,11 +77,14 @@ export function createProductsAdminService({
   events,
   storage,
   log = () => {},
+  remember = loadEachTime,
 }: {
   db: Db;
   events: DomainEvents;
   storage: ObjectStorage;
   log?: (message: string, error?: unknown) => void;
+  /** Keeps a searched page's ids for the readers after it (countedPage's `remembered`); without it each searches. */
+  remember?: Remember;
 }) {
   /** The back office's products of the given rows (read with their details), keeping their order. */
   function present(rows: ProductWithDetails[]): AdminProduct[] {
@@ -225,7 +229,8 @@ export function createProductsAdminService({
           ? countAllProducts
           : () => countInCategory(categoryId),
       totalInPage: true,
-      page: (_filter, mode, window) =>
+      remembered: { remember, key: `admin-products:${JSON.stringify(query)}` },
+      page: (_filter, mode, window, ids) =>
         pageStatement({
           sortBy: query.sortBy,
           sortOrder: query.sortOrder,
@@ -233,7 +238,7 @@ export function createProductsAdminService({
           inCategory: categoryId !== undefined,
           mode,
           firstPage: firstPageOf(offset, query.limit, search === undefined && categoryId === undefined),
-        }).execute({ ...values, limit: query.limit, offset, window, scopes: ['products'] }),
+        }).execute({ ...values, limit: query.limit, offset, window, ids, scopes: ['products'] }),
     });
     return { products: present(rows), pagination: paginationOf(query.page, query.limit, total, capped) };
   }

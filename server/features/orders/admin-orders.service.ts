@@ -14,6 +14,7 @@ import { containing } from '#server/db/like-pattern.ts';
 import { countRows, rowCountsSum } from '#server/db/row-counts.ts';
 import { statementPerShape } from '#server/db/statement-shapes.ts';
 import { users } from '#server/features/accounts/accounts.tables.ts';
+import { loadEachTime, type Remember } from '#server/http/remembered-values.ts';
 import { paidStatuses } from './order-status.ts';
 import { orderItems, orderSearchText, orders } from './orders.tables.ts';
 
@@ -234,7 +235,14 @@ function exportOrderOf(row: ExportRowJson): ExportBatch[number] {
 }
 
 /** The orders tab of the back office (spec 2, 3 and 7): orders searched, filtered, sorted and exported. */
-export function createAdminOrdersService({ db }: { db: Db }) {
+export function createAdminOrdersService({
+  db,
+  remember = loadEachTime,
+}: {
+  db: Db;
+  /** Keeps a searched page's ids for the readers after it (countedPage's `remembered`); without it each searches. */
+  remember?: Remember;
+}) {
   /** A page of orders, its ids read first (its details are then read for its rows alone). */
   const pageStatement = statementPerShape(
     'admin_orders',
@@ -269,7 +277,8 @@ export function createAdminOrdersService({ db }: { db: Db }) {
       limit: query.limit,
       // Unsearched, the rollup has the count: of every order (with the page), or of one status.
       ...(pattern ? {} : { countMatches: () => countRows(db, scopes), totalInPage: true }),
-      page: (_filter, mode, window) =>
+      remembered: { remember, key: `admin-orders:${JSON.stringify(query)}` },
+      page: (_filter, mode, window, ids) =>
         pageStatement({
           sortBy: query.sortBy,
           sortOrder: query.sortOrder,
@@ -277,7 +286,7 @@ export function createAdminOrdersService({ db }: { db: Db }) {
           searched: pattern !== undefined,
           mode,
           firstPage: firstPageOf(offset, query.limit, pattern === undefined),
-        }).execute({ pattern, limit: query.limit, offset, window, scopes }),
+        }).execute({ pattern, limit: query.limit, offset, window, ids, scopes }),
     });
     return {
       orders: rows.map(toAdminOrder),

@@ -20,6 +20,7 @@ import { auditLog } from '#server/features/audit/audit.tables.ts';
 import { products } from '#server/features/catalog/catalog.tables.ts';
 import type { DomainEvents } from '#server/features/events/domain-events.ts';
 import { AppError, notFound } from '#server/http/errors.ts';
+import { loadEachTime, type Remember } from '#server/http/remembered-values.ts';
 import { reviews } from './reviews.tables.ts';
 
 type ListQuery = z.output<typeof listAdminReviews.query>;
@@ -27,11 +28,13 @@ type BulkStatus = (typeof bulkReviewStatuses)[number];
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const columns = {
+  // The review's id again, as every admin list's page rows have it (countedPage).
+  id: reviews.id,
   review: reviews,
   productTitle: products.title,
   username: users.username,
 };
-type Row = { review: typeof reviews.$inferSelect; productTitle: string; username: string | null };
+type Row = { id: string; review: typeof reviews.$inferSelect; productTitle: string; username: string | null };
 
 /**
  * A review as the moderation table reads it. The table keeps one moderation status; the spec's
@@ -125,11 +128,14 @@ export function createReviewModerationService({
   db,
   events,
   refreshOverview,
+  remember = loadEachTime,
 }: {
   db: Db;
   events: DomainEvents;
   /** The reviews feature's overview job. */
   refreshOverview: (data: { productId: string }) => Promise<void>;
+  /** Keeps a searched page's ids for the readers after it (countedPage's `remembered`); without it each searches. */
+  remember?: Remember;
 }) {
   /** A page of reviews, its ids read first (its products and authors are then joined for its rows alone). */
   const pageStatement = statementPerShape(
@@ -160,7 +166,8 @@ export function createReviewModerationService({
     },
   );
 
-  async function list({ page, limit, search, sortBy, sortOrder, ratingFilter, statusFilter }: ListQuery) {
+  async function list(query: ListQuery) {
+    const { page, limit, search, sortBy, sortOrder, ratingFilter, statusFilter } = query;
     const pattern = search ? containing(search) : undefined;
     const offset = (page - 1) * limit;
     const scopes = statusFilterScopes[statusFilter ?? 'all'];
@@ -175,7 +182,8 @@ export function createReviewModerationService({
       ...(pattern || ratingFilter !== undefined
         ? {}
         : { countMatches: () => countRows(db, scopes), totalInPage: true }),
-      page: (_filter, mode, window) =>
+      remembered: { remember, key: `admin-reviews:${JSON.stringify(query)}` },
+      page: (_filter, mode, window, ids) =>
         pageStatement({
           sortBy,
           sortOrder,
@@ -184,7 +192,7 @@ export function createReviewModerationService({
           searched: pattern !== undefined,
           mode,
           firstPage: firstPageOf(offset, limit, pattern === undefined),
-        }).execute({ pattern, limit, offset, window, scopes }),
+        }).execute({ pattern, limit, offset, window, ids, scopes }),
     });
     return { reviews: rows.map(toAdminReview), pagination: paginationOf(page, limit, total, capped) };
   }
