@@ -1,9 +1,10 @@
 import { PGlite } from '@electric-sql/pglite';
-import { asc, eq, gt, lt, type SQL } from 'drizzle-orm';
+import { asc, eq, gt, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_COUNT_CAP } from '#common/contracts/pagination.ts';
+import { createRememberedValues } from '#server/http/remembered-values.ts';
 import type { Db } from './client.ts';
 import { countedPage, FEW_MATCHES, type PageReadMode, pageIdsOf, sortKeys, windowRowsFor } from './counted-page.ts';
 
@@ -160,6 +161,41 @@ describe('countedPage', () => {
       expect(await search(lt(items.rank, 10), 10, 20)).toEqual({ rows: [], total: 10, capped: false });
       expect(statements).toHaveLength(3);
     });
+  });
+
+  it("remembers a search's page: the readers after the one that searched read its ids' rows, until the store forgets it", async () => {
+    const store = createRememberedValues({ ttlMs: 60_000, maxValues: 10 });
+    const modes: PageReadMode[] = [];
+    const where = lt(items.rank, 40);
+    const searchedPage = () =>
+      countedPage({
+        db: db as unknown as Db,
+        where,
+        table: items,
+        offset: 5,
+        limit: 5,
+        searched: true,
+        remembered: { remember: store.remember, key: 'items:rank<40' },
+        page: async (filter, mode, window, ids) => {
+          modes.push(mode);
+          if (mode !== 'ids') return pageOf(items, filter, mode, 5, window);
+          return db
+            .select({ id: items.id, rank: sql<number>`${items.rank} + 1000`, matches: sql<number | null>`NULL` })
+            .from(items)
+            .where(inArray(items.id, ids))
+            .orderBy(asc(items.rank), asc(items.id));
+        },
+      });
+    const [first, ...others] = await Promise.all([searchedPage(), searchedPage(), searchedPage()]);
+    expect(first).toEqual({ rows: await expected(where, 5), total: 40, capped: false });
+    expect(modes).toEqual(['window', 'ids', 'ids']);
+    // The others' rows are read afresh (here: their rank moved by 1000), the same ids in the same order.
+    const fresh = first?.rows.map((row) => ({ ...row, rank: row.rank + 1000 }));
+    for (const other of others) expect(other).toEqual({ rows: fresh, total: 40, capped: false });
+    store.invalidate();
+    modes.length = 0;
+    expect(await searchedPage()).toEqual(first);
+    expect(modes).toEqual(['window']);
   });
 
   it('counts a search up to SEARCH_COUNT_CAP, other filters up to COUNT_CAP', async () => {
