@@ -136,6 +136,30 @@ test('compressed quickly at first; a hot entry is compressed again at its best, 
   expect(revalidated.statusCode).toBe(304);
 });
 
+test('a hot entry keeps its best brotli alone: read as it is or in gzip, it answers the same, and takes a third of the bytes', async () => {
+  const items = Array.from({ length: 200 }, (_, n) => ({ slug: `product-${n}`, name: `Product number ${n}` }));
+  const size = Buffer.byteLength(JSON.stringify({ items }));
+  // Room for one entry as it is (and its brotli), or for several hot ones.
+  const { app, loads } = appWithBudget(size + 2000, () => ({ items }));
+  const read = (key: string, coding = 'gzip, deflate, br, zstd') =>
+    app.inject({ url: `/${key}`, headers: { 'accept-encoding': coding } });
+  const plain = await app.inject('/a');
+  const quick = (await read('a')).rawPayload;
+  // The third hit has the best brotli made, off the event loop: then it is what a read gets.
+  for (let hit = 0; hit < 2; hit++) await read('a');
+  await vi.waitFor(async () => expect((await read('a')).rawPayload.equals(quick)).toBe(false));
+  expect((await read('b')).headers['content-encoding']).toBe('br');
+  // 'b' fitted beside the hot 'a' (its body as it is dropped), and 'a' is still cached.
+  const again = await app.inject('/a');
+  const gzipped = await read('a', 'gzip');
+  expect(loads).toEqual(['a', 'b']);
+  expect(again.headers['content-encoding']).toBeUndefined();
+  expect(again.headers.etag).toBe(plain.headers.etag);
+  expect(again.rawPayload.equals(plain.rawPayload)).toBe(true);
+  expect(gzipped.headers['content-encoding']).toBe('gzip');
+  expect(JSON.parse(gunzipSync(gzipped.rawPayload).toString())).toEqual({ items });
+});
+
 test('a copy in any coding is current: its tag gets 304, with the tag of the coding asked for', async () => {
   const { app } = await appWithLargeAnswer();
   const br = await app.inject({ url: '/large', headers: { 'accept-encoding': 'br' } });
