@@ -357,7 +357,7 @@ export async function buildApp(deps: AppDeps) {
   // shop's CPU per request (docs/performance.md, "Eleventh round"). Zstandard first, for the
   // browsers that take it: at its default level it compresses an admin list or a page 2.5-5 times
   // faster than Brotli at the library's quality 4, 5-8 % larger (the public cache's hot answers
-  // keep their Brotli at its best quality: public-cache.ts).
+  // keep their Brotli at quality 10: public-cache.ts).
   await app.register(fastifyCompress, {
     threshold: 1024,
     encodings: ['zstd', 'br', 'gzip', 'deflate'],
