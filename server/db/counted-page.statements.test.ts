@@ -172,15 +172,13 @@ test("a search read again reads its page's rows by id, their details afresh, unt
   const [updated] = (await statementsOf(url)).body.orders;
   expect(updated).toMatchObject({ id: newest.id, fulfilment: { attempts: 7 } });
   // ...while which rows match stays as searched: a new order shows after the next change event.
-  await db
-    .insert(orders)
-    .values({
-      orderNumber: 'SW-300001',
-      customerName: 'Ada Lovelace',
-      email: 'ada@example.com',
-      subtotal: 100,
-      total: 100,
-    });
+  await db.insert(orders).values({
+    orderNumber: 'SW-300001',
+    customerName: 'Ada Lovelace',
+    email: 'ada@example.com',
+    subtotal: 100,
+    total: 100,
+  });
   const remembered = await statementsOf(url);
   expect(remembered.body.orders.map((order: { orderNumber: string }) => order.orderNumber)).not.toContain('SW-300001');
   expect(remembered.body.pagination.total).toBe(before.pagination.total);
