@@ -144,7 +144,7 @@ describe('processes starting together', { timeout: 90_000 }, () => {
       build(root) {
         rmSync(path.join(root, 'build'), { recursive: true, force: true });
         mkdirSync(path.join(root, 'build/server'), { recursive: true });
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(process.env.BUILD_MS));
         writeFileSync(path.join(root, 'build/server/index.js'), 'export {};\\n');
         appendFileSync(path.join(root, 'builds.log'), process.pid + '\\n');
       },
@@ -152,20 +152,25 @@ describe('processes starting together', { timeout: 90_000 }, () => {
     process.stdout.write(JSON.stringify({ built }) + '\\n');
   `;
 
-  function startInstance(root: string) {
+  /**
+   * The stand-in build takes `buildMs`: long enough that the others, going at the same signal,
+   * reach the lock while it is held (on a loaded machine, hashing the sources took them over a
+   * second once, and none was seen waiting).
+   */
+  function startInstance(root: string, buildMs: number) {
     return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
         ['--input-type=module', '-e', instance],
-        { env: commandEnv({ WEB_BUILD_ROOT: root }) },
+        { env: commandEnv({ WEB_BUILD_ROOT: root, BUILD_MS: String(buildMs) }) },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
     });
   }
 
-  async function startTogether(root: string) {
+  async function startTogether(root: string, buildMs = 1000) {
     rmSync(path.join(root, 'go'), { force: true });
-    const started = Array.from({ length: INSTANCES }, () => startInstance(root));
+    const started = Array.from({ length: INSTANCES }, () => startInstance(root, buildMs));
     const readyCount = () => readdirSync(root).filter((name) => name.startsWith('ready-')).length;
     const allReady = readyCount() + INSTANCES;
     while (readyCount() < allReady) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -179,7 +184,7 @@ describe('processes starting together', { timeout: 90_000 }, () => {
 
   test('one builds, the others wait for it and find the build done', async () => {
     const root = checkout();
-    const outputs = await startTogether(root);
+    const outputs = await startTogether(root, 4000);
     expect(buildCount(root)).toBe(1);
     expect(outputs.filter((output) => output.includes('{"built":true}'))).toHaveLength(1);
     expect(outputs.filter((output) => output.includes('{"built":false}'))).toHaveLength(INSTANCES - 1);
