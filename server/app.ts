@@ -262,7 +262,7 @@ export async function buildApp(deps: AppDeps) {
   /*
    * The admin lists' searched pages, kept until the next change event and at most 10 s (a write
    * that no event tells of): a common search over a million rows reads tens of thousands of
-   * matches, and the admins who run it, or run it again, share that read (rememberingSearches).
+   * matches, and the admins who run it, or run it again, share that read (countedPage's `remembered`).
    */
   const adminSearches = createRememberedValues({ ttlMs: 10_000, maxValues: 200 });
   events.subscribe(() => adminSearches.invalidate());
