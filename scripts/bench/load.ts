@@ -4,6 +4,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Request, Result } from 'autocannon';
 import autocannon from 'autocannon';
@@ -133,15 +137,48 @@ function toLoadResult(name: string, url: string, result: Result): LoadResult {
   };
 }
 
-/** Runs `run` with the URL (and process id) of the bare Fastify baseline, started in its own process and stopped after. */
-export async function withBareServer<T>(run: (url: string, pid: number | undefined) => Promise<T>): Promise<T> {
-  const child = startNodeScript('scripts/bench/bare-server.ts', { stdout: 'pipe' });
+/** An answer for the bare route to send instead of its constant: an endpoint's bytes as a browser gets them. */
+export type BareAnswer = { body: Buffer; encoding: string | null };
+
+/**
+ * Runs `run` with the URL (and process id) of the bare Fastify baseline, started in its own
+ * process and stopped after; with `answer`, the bare route sends those bytes.
+ */
+export async function withBareServer<T>(
+  run: (url: string, pid: number | undefined) => Promise<T>,
+  answer?: BareAnswer,
+): Promise<T> {
+  const folder = answer ? await mkdtemp(path.join(tmpdir(), 'stillwater-bare-')) : null;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (answer && folder) {
+    env.BARE_ANSWER_FILE = path.join(folder, 'answer');
+    await writeFile(env.BARE_ANSWER_FILE, answer.body);
+    if (answer.encoding) env.BARE_ANSWER_ENCODING = answer.encoding;
+  }
+  const child = startNodeScript('scripts/bench/bare-server.ts', { stdout: 'pipe', env });
   try {
     const url = await readBareServerUrl(child.stdout);
     return await run(url, child.pid);
   } finally {
     await stopProcess(child);
+    if (folder) await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** What a browser receives from `url`: the answer's bytes as sent (compressed, unlike fetch's) and their coding. */
+export function fetchAnswer(url: string): Promise<BareAnswer> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: browserHeaders }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        if (response.statusCode !== 200) return reject(new Error(`${url} answered ${response.statusCode}`));
+        const encoding = response.headers['content-encoding'];
+        resolve({ body: Buffer.concat(chunks), encoding: encoding ?? null });
+      });
+    }).on('error', reject);
+  });
 }
 
 async function readBareServerUrl(stdout: NodeJS.ReadableStream | null): Promise<string> {

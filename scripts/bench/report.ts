@@ -30,6 +30,11 @@ export type BenchResults = {
   load: {
     bare: LoadResult | null;
     endpoints: EndpointLoad[];
+    /**
+     * Not targets: the bare route sending each API endpoint's own answer (its compressed bytes), so
+     * a share of the bare route tells the bytes' cost apart from the shop's work.
+     */
+    sameAnswer?: EndpointLoad[];
     /** The shop's resident memory (VmRSS) after the API load, on the embedded database (PGlite). */
     shopRssBytes?: number | null;
     /** The same on PostgreSQL (the memory-pg section). */
@@ -417,10 +422,9 @@ function loadRow(result: LoadResult): string[] {
 
 function loadTable(results: BenchResults): string {
   const { bare, endpoints } = results.load;
-  const rows = [...(bare ? [{ ...bare, ratioToBare: 1 }] : []), ...endpoints].map((result) => [
-    ...loadRow(result),
-    result.ratioToBare === null ? '–' : percent(result.ratioToBare),
-  ]);
+  const rows = [...(bare ? [{ ...bare, ratioToBare: 1 }] : []), ...endpoints, ...(results.load.sameAnswer ?? [])].map(
+    (result) => [...loadRow(result), result.ratioToBare === null ? '–' : percent(result.ratioToBare)],
+  );
   return table([...loadHeader, 'vs bare'], rows);
 }
 

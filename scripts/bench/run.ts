@@ -25,7 +25,7 @@ import { measureFirstLoadJs } from './first-load-js.ts';
 import { type ImageUploadBenchResult, imageUploadTargets, measureImageUpload } from './image-upload.ts';
 import { measureLighthouse } from './lighthouse.ts';
 import { type LiveEventsBenchResult, liveEventsTargets, liveEventsText, measureLiveEvents } from './live-events.ts';
-import { browserHeaders, measureLoad, withBareServer } from './load.ts';
+import { browserHeaders, fetchAnswer, measureLoad, withBareServer } from './load.ts';
 import { measurePostgresMemory } from './memory.ts';
 import {
   measureOrdersExport,
@@ -225,6 +225,21 @@ async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
     const bare = results.load.bare?.requestsPerSecond;
     if (measured) {
       results.load.endpoints.push({ ...measured, ratioToBare: bare ? measured.requestsPerSecond / bare : null });
+    }
+  }
+  results.load.sameAnswer = [];
+  for (const endpoint of apiEndpoints) {
+    const measured = await stage(`load: the bare route sending ${endpoint.name}'s answer`, errors, async () => {
+      const answer = await fetchAnswer(new URL(endpoint.path, shop.url).href);
+      const name = `bare route, ${endpoint.name}'s answer (${answer.body.length} B${answer.encoding ? ` ${answer.encoding}` : ''})`;
+      return withBareServer(
+        (url, pid) => measureLoad(name, url, settings.load, { headers: browserHeaders }, pid),
+        answer,
+      );
+    });
+    const bare = results.load.bare?.requestsPerSecond;
+    if (measured) {
+      results.load.sameAnswer.push({ ...measured, ratioToBare: bare ? measured.requestsPerSecond / bare : null });
     }
   }
   const pageViews = await stage(
