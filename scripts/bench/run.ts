@@ -25,7 +25,7 @@ import { measureFirstLoadJs } from './first-load-js.ts';
 import { type ImageUploadBenchResult, imageUploadTargets, measureImageUpload } from './image-upload.ts';
 import { measureLighthouse } from './lighthouse.ts';
 import { type LiveEventsBenchResult, liveEventsTargets, liveEventsText, measureLiveEvents } from './live-events.ts';
-import { browserHeaders, fetchAnswer, measureLoad, withBareServer } from './load.ts';
+import { browserHeaders, fetchAnswer, type LoadResult, measureLoad, withBareServer } from './load.ts';
 import { measurePostgresMemory } from './memory.ts';
 import {
   measureOrdersExport,
@@ -208,39 +208,30 @@ async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
       measureLoad('bare Fastify route', url, settings.load, { headers: browserHeaders }, pid),
     ),
   );
+  const share = (result: LoadResult) => {
+    const bare = results.load.bare?.requestsPerSecond;
+    return { ...result, ratioToBare: bare ? result.requestsPerSecond / bare : null };
+  };
+  results.load.sameAnswer = [];
   for (const endpoint of apiEndpoints) {
+    const url = new URL(endpoint.path, shop.url).href;
     const measured = await stage(
       `load: ${endpoint.name}`,
       errors,
-      onShop(shop, () =>
-        measureLoad(
-          endpoint.name,
-          new URL(endpoint.path, shop.url).href,
-          settings.load,
-          { headers: browserHeaders },
-          shop.process.pid,
-        ),
-      ),
+      onShop(shop, () => measureLoad(endpoint.name, url, settings.load, { headers: browserHeaders }, shop.process.pid)),
     );
-    const bare = results.load.bare?.requestsPerSecond;
-    if (measured) {
-      results.load.endpoints.push({ ...measured, ratioToBare: bare ? measured.requestsPerSecond / bare : null });
-    }
-  }
-  results.load.sameAnswer = [];
-  for (const endpoint of apiEndpoints) {
-    const measured = await stage(`load: the bare route sending ${endpoint.name}'s answer`, errors, async () => {
-      const answer = await fetchAnswer(new URL(endpoint.path, shop.url).href);
-      const name = `bare route, ${endpoint.name}'s answer (${answer.body.length} B${answer.encoding ? ` ${answer.encoding}` : ''})`;
+    if (measured) results.load.endpoints.push(share(measured));
+    // Right after the endpoint, so both meet the machine in the same state.
+    const sameAnswer = await stage(`load: the bare route sending ${endpoint.name}'s answer`, errors, async () => {
+      const answer = await fetchAnswer(url);
+      const coding = answer.encoding ? ` ${answer.encoding}` : '';
+      const name = `bare route sending ${endpoint.name}'s answer (${answer.body.length} B${coding})`;
       return withBareServer(
-        (url, pid) => measureLoad(name, url, settings.load, { headers: browserHeaders }, pid),
+        (bareUrl, pid) => measureLoad(name, bareUrl, settings.load, { headers: browserHeaders }, pid),
         answer,
       );
     });
-    const bare = results.load.bare?.requestsPerSecond;
-    if (measured) {
-      results.load.sameAnswer.push({ ...measured, ratioToBare: bare ? measured.requestsPerSecond / bare : null });
-    }
+    if (sameAnswer) results.load.sameAnswer.push(share(sameAnswer));
   }
   const pageViews = await stage(
     `load: ${pageViewEndpoint}`,
@@ -259,10 +250,7 @@ async function measureApi(shop: Shop, results: BenchResults): Promise<void> {
       ),
     ),
   );
-  const bare = results.load.bare?.requestsPerSecond;
-  if (pageViews) {
-    results.load.endpoints.push({ ...pageViews, ratioToBare: bare ? pageViews.requestsPerSecond / bare : null });
-  }
+  if (pageViews) results.load.endpoints.push(share(pageViews));
   results.load.shopRssBytes = await stage('memory: the shop after the API load', errors, () => {
     assertShopRunning(shop);
     return shop.process.pid === undefined
